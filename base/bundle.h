@@ -1,0 +1,53 @@
+// Bundle: what a capture bundle (spec/bundle.md) holds: hosts and switches with their
+// samples in time order, perftest outputs, the optional manifest, and every problem met while
+// opening it. A directory, a .tar/.tar.gz/.tar.xz of one, or a lone sos report all open here.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/file_tree.h"
+#include "base/result.h"
+#include "base/sample_source.h"
+
+namespace netdoctor {
+
+struct MachineSample {
+  std::string name;  // the sample directory name ("0", "s001", or the sos report's name)
+  std::shared_ptr<const SampleSource> source;
+};
+
+struct MachineCapture {
+  std::string name;                    // host or switch name
+  std::vector<MachineSample> samples;  // sorted by name = time order
+};
+
+struct PerftestFile {
+  std::string client;
+  std::string server;
+  std::string name;    // mangled command line ("ib_write_bw_-d_mlx5_0_--report_gbits_node02")
+  bool baseline = false;
+  std::string text;    // the file's content
+  std::string display_path;
+};
+
+struct Bundle {
+  std::string path;                          // as given by the user
+  std::shared_ptr<const FileTree> tree;      // rooted at the bundle's root
+  std::vector<MachineCapture> hosts;         // sorted by name
+  std::vector<MachineCapture> switches;      // sorted by name
+  std::vector<PerftestFile> perftests;       // current runs, then baseline runs
+  std::optional<std::string> manifest_json;  // bundle.json, if present
+  std::vector<Error> problems;               // unreadable or refused parts; the rest loaded
+};
+
+struct BundleOptions {
+  TreeLimits limits;
+};
+
+// Fails only when nothing usable could be opened (no such path, not a bundle at all).
+Result<Bundle> open_bundle(const std::string& path, const BundleOptions& options = {});
+
+}  // namespace netdoctor

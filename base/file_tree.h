@@ -1,0 +1,106 @@
+// FileTree: a read-only tree of files addressed by relative, '/'-separated paths
+// ("hosts/node01/0/captured_at"). The on-disk directory, a tar archive held in memory and an
+// in-memory map for tests all look the same to the code above. No path ever resolves
+// outside the tree: ".." that climbs out, absolute symlinks and links that leave the root are
+// refused (ErrorCode::Refused), never followed.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+
+namespace netdoctor {
+
+struct DirEntry {
+  enum class Kind { File, Dir, Other };
+  std::string name;
+  Kind kind = Kind::File;
+};
+
+struct TreeLimits {
+  std::uint64_t max_file_bytes = 64ull << 20;    // a larger file is refused, not read
+  std::uint64_t max_total_bytes = 4ull << 30;    // archives: sum of member sizes kept
+  std::uint64_t max_entries = 4'000'000;         // archives: members kept
+};
+
+class FileTree {
+ public:
+  virtual ~FileTree() = default;
+
+  // The whole file. NotFound when absent, Refused when the path or a link on it leaves the
+  // tree or the file is over the size limit, PermissionDenied, Io otherwise.
+  virtual Result<std::string> read(std::string_view path) const = 0;
+
+  // Entries of a directory ("" is the root), sorted by name. NotFound when absent.
+  virtual Result<std::vector<DirEntry>> list(std::string_view path) const = 0;
+
+  // For messages: "bundle /tmp/x.tar.gz".
+  virtual std::string describe() const = 0;
+
+  // Where `path` lives, for messages naming a file ("/tmp/b/hosts/n1/0/mtu", "x.tar.gz:hosts/...").
+  virtual std::string display_path(std::string_view path) const = 0;
+};
+
+// The directory at `root` on disk. Symlinks are followed only while they stay inside it.
+Result<std::unique_ptr<FileTree>> open_dir_tree(const std::string& root, TreeLimits limits = {});
+
+// A tar archive (.tar, .tar.gz, .tar.xz, detected by content) loaded into memory. Members named
+// with ".." or an absolute path are refused and reported in `problems`; symlink members resolve
+// only inside the archive; size limits defend against bombs.
+struct TarTreeReport {
+  std::vector<Error> problems;
+};
+Result<std::unique_ptr<FileTree>> open_tar_tree(const std::string& archive, TreeLimits limits = {},
+                                                TarTreeReport* report = nullptr);
+
+// True when the file at `path` looks like a tar archive we can open (by name or magic).
+bool looks_like_archive(const std::string& path);
+
+// A view of `inner` rooted at `prefix` (a subdirectory of it).
+std::unique_ptr<FileTree> make_subtree(std::shared_ptr<const FileTree> inner, std::string prefix);
+
+// In-memory tree for tests and for archives.
+class MemTree final : public FileTree {
+ public:
+  explicit MemTree(std::string name = "memory");
+  void add_file(std::string path, std::string content);
+  void add_dir(std::string path);
+  // A symlink member; `target` relative to the link's directory or absolute within the tree
+  // ("/x" means the tree's root, as in a bundle).
+  void add_symlink(std::string path, std::string target);
+  // Makes read() of `path` fail with this error (fault injection).
+  void add_error(std::string path, Error error);
+
+  Result<std::string> read(std::string_view path) const override;
+  Result<std::vector<DirEntry>> list(std::string_view path) const override;
+  std::string describe() const override;
+  std::string display_path(std::string_view path) const override;
+
+  std::size_t file_count() const { return m_files.size(); }
+  // Paths read so far, to check that probes read only what they declare.
+  const std::vector<std::string>& files_read() const { return m_files_read; }
+
+ private:
+  enum class NodeKind { File, Dir, Link, Error };
+  struct Node {
+    NodeKind kind = NodeKind::File;
+    std::string data;  // file content or link target
+    Error error;
+  };
+  Result<std::string> resolve(std::string_view path, int depth) const;
+
+  std::string m_name;
+  std::map<std::string, Node, std::less<>> m_files;
+  mutable std::vector<std::string> m_files_read;
+};
+
+// Normalises a relative path: collapses "//" and ".", resolves ".."; returns Refused if ".."
+// climbs above the root.
+Result<std::string> normalise_relative(std::string_view path);
+
+}  // namespace netdoctor

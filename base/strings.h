@@ -1,0 +1,40 @@
+// Small string helpers shared by parsers and renderers. Pure functions, no allocation surprises.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace netdoctor {
+
+std::string_view trim(std::string_view s);
+std::string_view trim_left(std::string_view s);
+std::string_view trim_right(std::string_view s);
+
+// Splits on '\n', dropping a trailing '\r' from each line; no final empty line.
+std::vector<std::string_view> split_lines(std::string_view s);
+// Splits on runs of spaces and tabs; no empty fields.
+std::vector<std::string_view> split_ws(std::string_view s);
+// Splits on every occurrence of `sep` (empty fields kept).
+std::vector<std::string_view> split(std::string_view s, char sep);
+// Splits on runs of two or more whitespace characters (tabulated columns, perftest pairs).
+std::vector<std::string_view> split_wide(std::string_view s);
+
+bool starts_with(std::string_view s, std::string_view prefix);
+bool ends_with(std::string_view s, std::string_view suffix);
+bool contains(std::string_view s, std::string_view part);
+std::string to_lower(std::string_view s);
+std::string join(const std::vector<std::string>& parts, std::string_view sep);
+
+// Whole-string numbers: no leading/trailing junk allowed (surrounding whitespace is).
+std::optional<std::uint64_t> parse_u64(std::string_view s);
+std::optional<std::int64_t> parse_i64(std::string_view s);
+std::optional<double> parse_double(std::string_view s);  // finite values only
+// "61,115,381" -> 61115381 (SONiC tables); also accepts plain digits.
+std::optional<std::uint64_t> parse_grouped_u64(std::string_view s);
+// Hex with or without 0x.
+std::optional<std::uint64_t> parse_hex(std::string_view s);
+
+}  // namespace netdoctor

@@ -1,0 +1,96 @@
+#include <algorithm>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+
+namespace netdoctor::cli {
+namespace {
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) {
+    row[j] = j;
+  }
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0u : 1u)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string suggestion_for(const std::string& word) {
+  std::string best;
+  std::size_t best_distance = 3;  // farther than this is not a typo
+  for (const auto& entry : command_table()) {
+    std::size_t d = edit_distance(word, entry.name);
+    if (d < best_distance) {
+      best_distance = d;
+      best = entry.name;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  Context context{out, err};
+  CLI::App app{"netdoctor: troubleshooting RDMA (RoCE v2 and InfiniBand) training fabrics"};
+  app.name("netdoctor");
+  app.require_subcommand(1);
+  app.footer(
+      "Exit status: 0 run completed (whatever the verdict), 1 failure with no result,\n"
+      "2 usage error, 130 interrupted.");
+  for (const auto& entry : command_table()) {
+    entry.add(app, context);
+  }
+  if (args.size() > 1 && !args[1].empty() && args[1][0] != '-') {
+    bool known = std::any_of(command_table().begin(), command_table().end(),
+                             [&](const CommandEntry& e) { return args[1] == e.name; });
+    if (!known) {
+      err << "netdoctor: unknown command '" << args[1] << "'";
+      if (auto s = suggestion_for(args[1]); !s.empty()) {
+        err << "; did you mean '" << s << "'?";
+      }
+      err << "\nRun 'netdoctor --help' for the list of commands.\n";
+      return static_cast<int>(ExitCode::Usage);
+    }
+  }
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  if (!reversed.empty()) {
+    reversed.pop_back();  // program name
+  }
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    out << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::CallForVersion&) {
+    out << "netdoctor 0.1.0\n";
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    err << "netdoctor: " << e.what() << "\n";
+    return static_cast<int>(ExitCode::Usage);
+  } catch (const std::exception& e) {
+    err << "netdoctor: " << e.what() << "\n";
+    return static_cast<int>(ExitCode::Failure);
+  }
+  return static_cast<int>(context.exit_code);
+}
+
+int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> args(argv, argv + argc);
+  return run_cli(args, out, err);
+}
+
+}  // namespace netdoctor::cli

@@ -1,0 +1,54 @@
+#include "model/fabric.h"
+
+#include <algorithm>
+
+namespace netdoctor::model {
+
+const char* to_string(Availability availability) {
+  switch (availability) {
+    case Availability::Observed:
+      return "observed";
+    case Availability::Absent:
+      return "absent";
+    case Availability::Unreadable:
+      return "unreadable";
+    case Availability::Malformed:
+      return "malformed";
+  }
+  return "unknown";
+}
+
+std::string Nic::nic_entity() const {
+  return device.empty() ? netdev_entity() : "nic:" + host + "/" + device;
+}
+
+std::string Nic::netdev_entity() const {
+  return netdev.empty() ? nic_entity() : "netdev:" + host + "/" + netdev;
+}
+
+std::string Nic::port_entity() const {
+  if (switch_name.empty() || switch_port.empty()) {
+    return {};
+  }
+  return "port:" + switch_name + "/" + switch_port;
+}
+
+const SwitchPort* Switch::find_port(const std::string& port) const {
+  auto it = std::find_if(ports.begin(), ports.end(),
+                         [&](const SwitchPort& p) { return p.name == port; });
+  return it == ports.end() ? nullptr : &*it;
+}
+
+const Host* Fabric::find_host(const std::string& host_name) const {
+  auto it = std::lower_bound(hosts.begin(), hosts.end(), host_name,
+                             [](const Host& h, const std::string& n) { return h.name < n; });
+  return (it != hosts.end() && it->name == host_name) ? &*it : nullptr;
+}
+
+const Switch* Fabric::find_switch(const std::string& switch_name) const {
+  auto it = std::lower_bound(switches.begin(), switches.end(), switch_name,
+                             [](const Switch& s, const std::string& n) { return s.name < n; });
+  return (it != switches.end() && it->name == switch_name) ? &*it : nullptr;
+}
+
+}  // namespace netdoctor::model

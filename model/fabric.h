@@ -1,0 +1,165 @@
+// The fabric model: hosts -> NICs (RDMA device <-> netdev <-> port) -> the switch port each
+// NIC is cabled to; switches -> ports -> peers; perftest results; and every problem met while
+// building it. Built once from a Bundle (or a live capture, or Prometheus) by the loader, then
+// only read by probes, inventory, plan and the engine.
+#pragma once
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "model/metric.h"
+
+namespace netdoctor::model {
+
+// What became of one data source (a file or command output) for one entity. "Absent" (not
+// captured / feature missing), "Unreadable" and "Malformed" are never folded into "zero".
+enum class Availability { Observed, Absent, Unreadable, Malformed };
+const char* to_string(Availability availability);
+
+struct SourceState {
+  Availability availability = Availability::Absent;
+  std::string detail;  // the file and the reason, when not Observed
+};
+
+// Sources are named by what they are: "ethtool -S", "ethtool -i", "ethtool", "sysfs
+// counters", "sysfs hw_counters", "sysfs net", "ibv_devinfo", "rdma link", "mlnx_qos", "ip
+// address", "chronyc tracking", "lldpcli", "show interfaces counters", "show interfaces
+// status", "show pfc counters", "show queue counters", "show lldp table".
+using SourceMap = std::map<std::string, SourceState>;
+
+struct QosConfig {
+  std::string trust;                                // "dscp", "pcp", empty when unknown
+  std::array<std::optional<bool>, 8> pfc_enabled{};  // per priority
+  std::string dcbx_mode;                            // "OS controlled", "firmware controlled"
+  std::map<int, int> dscp_to_priority;              // from the dscp2prio table, when present
+};
+
+struct ClockState {
+  std::optional<double> offset_s;       // system time minus reference (positive = fast)
+  std::optional<bool> synchronised;     // from Leap status / reference
+  std::string leap_status;
+  std::string reference;                // "0A000101 (10.0.1.1)"
+  std::optional<int> stratum;
+};
+
+struct Nic {
+  std::string host;
+  std::string device;   // RDMA device ("mlx5_0", "rocep90s0f0", "bnxt_re1"); empty if none
+  std::string netdev;   // "ens1f0np0"; empty when not known
+  int port = 1;         // RDMA port number
+  std::string vendor;   // "mlx5", "bnxt", "irdma", ... from the driver; "unknown"
+  std::string driver;   // "mlx5_core", "bnxt_en"
+  std::string driver_version;
+  std::string firmware;  // first token of the firmware version
+  std::string board_id;
+  std::string part_id;   // vendor_part_id
+  std::string bus_info;
+
+  std::optional<int> mtu;          // netdev MTU
+  std::optional<int> active_mtu;   // RoCE / IB path MTU in bytes (ibv active_mtu)
+  std::optional<int> max_mtu;      // ibv max_mtu in bytes
+  std::optional<double> speed_gbps;  // current link speed (ethtool / sysfs speed / ibv rate)
+  std::optional<double> rated_gbps;  // the highest speed the port supports/advertises
+  std::optional<int> active_width;   // lanes (ibv active_width 4X -> 4)
+  std::string state;       // RDMA port state: "ACTIVE", "DOWN", ...
+  std::string phys_state;  // "LINK_UP", ...
+  std::string operstate;   // netdev: "up", "down"
+  std::string link_layer;  // "Ethernet" (RoCE) or "InfiniBand"
+  std::string mac;
+  std::vector<std::string> ipv4;  // CIDR, "10.10.0.15/24"
+  QosConfig qos;
+
+  std::string switch_name;  // from LLDP on the host or the switch's LLDP table
+  std::string switch_port;
+
+  std::vector<CounterSample> samples;  // canonical metrics, one per host sample
+  SourceMap sources;
+
+  // Entity names (spec/bundle.md).
+  std::string nic_entity() const;     // "nic:<host>/<device>" (falls back to netdev)
+  std::string netdev_entity() const;  // "netdev:<host>/<netdev>"
+  std::string port_entity() const;    // "port:<switch>/<port>" or empty
+};
+
+struct Host {
+  std::string name;
+  std::vector<double> captured_at;  // per sample
+  ClockState clock;
+  std::vector<Nic> nics;  // RDMA NICs and the netdevs bound to them, sorted by device
+  // Every netdev with an address, RDMA or not, for addressing checks.
+  struct Interface {
+    std::string name;
+    std::optional<int> mtu;
+    std::string state;
+    std::vector<std::string> ipv4;
+  };
+  std::vector<Interface> interfaces;
+  SourceMap sources;
+  std::string entity() const { return "host:" + name; }
+};
+
+struct SwitchPort {
+  std::string name;  // "Ethernet0"
+  std::string alias;
+  std::optional<double> speed_gbps;
+  std::optional<int> mtu;
+  std::string oper;   // "up"/"down"
+  std::string admin;
+  std::string peer_device;  // from show lldp table
+  std::string peer_port;
+  // Metrics per sample: rx_packets, tx_packets, rx_errors, rx_drops, rx_overruns, tx_errors,
+  // tx_drops, tx_overruns, rx_bps, tx_bps (bytes/s as shown), rx_util_pct, tx_util_pct,
+  // pfc_rx_pause_frames[p], pfc_tx_pause_frames[p], queue_tx_packets[q], queue_tx_bytes[q],
+  // queue_drop_packets[q], queue_drop_bytes[q] (q: UC index; MC queues as q + 100).
+  std::vector<CounterSample> samples;
+};
+
+struct Switch {
+  std::string name;
+  std::vector<double> captured_at;
+  std::vector<SwitchPort> ports;  // in the switch's own order
+  SourceMap sources;
+  std::string entity() const { return "switch:" + name; }
+  const SwitchPort* find_port(const std::string& port) const;
+};
+
+struct PerftestResult {
+  std::string client;
+  std::string server;
+  std::string test;    // "ib_write_bw", "ib_read_lat", ...
+  std::string device;  // from "-d" or the Device line
+  bool baseline = false;
+  bool ok = false;     // a result table was read
+  std::string error;   // "Couldn't connect ...", "Completion with error ..."
+  std::optional<std::uint64_t> msg_bytes;
+  std::optional<double> bw_avg_gbps;
+  std::optional<double> bw_peak_gbps;  // 0 when perftest did not measure the peak
+  std::optional<double> msg_rate_mpps;
+  std::optional<double> lat_typical_us;
+  std::optional<double> lat_avg_us;
+  std::optional<double> lat_p99_us;
+  std::string file;  // where it came from, for messages
+};
+
+struct Problem {
+  std::string entity;  // the host or switch it concerns, empty for the bundle
+  std::string source;  // "ethtool -S ens1f0np0"
+  Error error;         // context holds the file path
+};
+
+struct Fabric {
+  std::string name;  // from bundle.json "cluster", or the bundle's file name
+  std::vector<Host> hosts;        // sorted by name
+  std::vector<Switch> switches;   // sorted by name
+  std::vector<PerftestResult> perftests;
+  std::vector<Problem> problems;
+
+  const Host* find_host(const std::string& host_name) const;
+  const Switch* find_switch(const std::string& switch_name) const;
+};
+
+}  // namespace netdoctor::model

@@ -1,0 +1,75 @@
+#include "model/metric.h"
+
+#include <fmt/format.h>
+
+namespace netdoctor::model {
+
+std::string MetricKey::to_string() const {
+  return index < 0 ? name : fmt::format("{}[{}]", name, index);
+}
+
+std::optional<double> CounterSample::get(const MetricKey& key) const {
+  auto it = values.find(key);
+  if (it == values.end()) {
+    return std::nullopt;
+  }
+  return it->second;
+}
+
+const char* to_string(RateStatus status) {
+  switch (status) {
+    case RateStatus::Ok:
+      return "ok";
+    case RateStatus::SingleSample:
+      return "single sample";
+    case RateStatus::Reset:
+      return "counter reset";
+    case RateStatus::Absent:
+      return "absent";
+    case RateStatus::BadWindow:
+      return "sample times do not increase";
+  }
+  return "unknown";
+}
+
+Rate rate_of(const std::vector<CounterSample>& samples, const MetricKey& key) {
+  Rate rate;
+  std::optional<double> first;
+  std::optional<double> previous;
+  double first_time = 0.0;
+  for (const auto& sample : samples) {
+    auto value = sample.get(key);
+    if (!value) {
+      rate.status = RateStatus::Absent;
+      return rate;
+    }
+    if (!first) {
+      first = value;
+      first_time = sample.captured_at;
+    } else if (*value < *previous) {
+      rate.status = RateStatus::Reset;
+      rate.last = *value;
+      return rate;
+    }
+    previous = value;
+  }
+  if (!first) {
+    return rate;  // no samples: Absent
+  }
+  rate.last = *previous;
+  if (samples.size() < 2) {
+    rate.status = RateStatus::SingleSample;
+    return rate;
+  }
+  rate.window_s = samples.back().captured_at - first_time;
+  if (rate.window_s <= 0.0) {
+    rate.status = RateStatus::BadWindow;
+    return rate;
+  }
+  rate.delta = *previous - *first;
+  rate.per_second = rate.delta / rate.window_s;
+  rate.status = RateStatus::Ok;
+  return rate;
+}
+
+}  // namespace netdoctor::model

@@ -1,0 +1,51 @@
+// Canonical metrics: the vendor-neutral names every counter is mapped to (the mapping is data,
+// in model/counters.tsv). A metric may be qualified by an index: a priority (0..7) for PFC and
+// per-priority traffic, a queue number for switch queues.
+#pragma once
+
+#include <compare>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace netdoctor::model {
+
+struct MetricKey {
+  std::string name;  // e.g. "pfc_tx_pause_frames"
+  int index = -1;    // priority or queue, -1 when not qualified
+  auto operator<=>(const MetricKey&) const = default;
+  std::string to_string() const;  // "pfc_tx_pause_frames[3]" or "rx_bytes"
+};
+
+// One reading of a machine's counters at one instant (its own clock).
+struct CounterSample {
+  double captured_at = 0.0;
+  std::map<MetricKey, double> values;  // absent key = not captured (never "zero")
+  std::optional<double> get(const MetricKey& key) const;
+};
+
+// How a rate came out of a sample series.
+enum class RateStatus {
+  Ok,            // delta / time over the window
+  SingleSample,  // one sample: only the absolute value is known
+  Reset,         // the counter went down (reset or wrap) in the window: no rate
+  Absent,        // the counter was not in every sample
+  BadWindow,     // captured_at did not increase
+};
+const char* to_string(RateStatus status);
+
+struct Rate {
+  RateStatus status = RateStatus::Absent;
+  double per_second = 0.0;  // valid when status == Ok
+  double delta = 0.0;       // last - first, valid when status == Ok
+  double window_s = 0.0;
+  double last = 0.0;        // latest absolute value, valid unless Absent
+  bool ok() const { return status == RateStatus::Ok; }
+};
+
+// Rate of `key` over the whole series (first to last sample); any decrease between two
+// consecutive samples yields Reset.
+Rate rate_of(const std::vector<CounterSample>& samples, const MetricKey& key);
+
+}  // namespace netdoctor::model

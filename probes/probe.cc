@@ -1,0 +1,49 @@
+#include "probes/probe.h"
+
+namespace netdoctor::probes {
+
+const char* to_string(CostClass cost) {
+  switch (cost) {
+    case CostClass::Passive:
+      return "passive";
+    case CostClass::Config:
+      return "config";
+    case CostClass::Active:
+      return "active";
+  }
+  return "unknown";
+}
+
+const char* to_string(ProbeStatus status) {
+  switch (status) {
+    case ProbeStatus::Ran:
+      return "ran";
+    case ProbeStatus::Skipped:
+      return "skipped";
+    case ProbeStatus::Failed:
+      return "failed";
+  }
+  return "unknown";
+}
+
+void ProbeRegistry::add(std::unique_ptr<Probe> probe) { m_probes.push_back(std::move(probe)); }
+
+const Probe* ProbeRegistry::find(const std::string& id) const {
+  for (const auto& probe : m_probes) {
+    if (probe->id() == id) {
+      return probe.get();
+    }
+  }
+  return nullptr;
+}
+
+std::vector<const Probe*> ProbeRegistry::all() const {
+  std::vector<const Probe*> out;
+  out.reserve(m_probes.size());
+  for (const auto& probe : m_probes) {
+    out.push_back(probe.get());
+  }
+  return out;
+}
+
+}  // namespace netdoctor::probes

@@ -1,0 +1,47 @@
+#include "tests/support/test_paths.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace netdoctor::testing {
+
+std::string shared_dir() {
+  if (const char* env = std::getenv("NETDOCTOR_SHARED_DIR")) {
+    return env;
+  }
+  return NETDOCTOR_SHARED_DIR;
+}
+
+std::string source_dir() { return NETDOCTOR_SOURCE_DIR; }
+
+std::string netdoctor_binary() { return std::string(NETDOCTOR_BINARY_DIR) + "/cli/netdoctor"; }
+
+std::string reference_file(const std::string& relative) {
+  return shared_dir() + "/reference/" + relative;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    ADD_FAILURE() << "cannot read test data " << path;
+    return {};
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+std::string make_temp_dir(const std::string& tag) {
+  namespace fs = std::filesystem;
+  std::string pattern = (fs::temp_directory_path() / ("netdoctor-test-" + tag + "-XXXXXX")).string();
+  if (mkdtemp(pattern.data()) == nullptr) {
+    ADD_FAILURE() << "mkdtemp failed for " << pattern;
+  }
+  return pattern;
+}
+
+}  // namespace netdoctor::testing

@@ -1,0 +1,17 @@
+// Where tests find their data: the shared/ folder beside the checkout, the source tree, and
+// the build tree (where the netdoctor binary is).
+#pragma once
+
+#include <string>
+
+namespace netdoctor::testing {
+
+std::string shared_dir();      // ../shared
+std::string source_dir();      // the repository root
+std::string netdoctor_binary();  // the built `netdoctor` executable
+std::string reference_file(const std::string& relative);  // shared/reference/<relative>
+std::string read_text(const std::string& path);  // whole file; test fails if unreadable
+// A fresh empty directory under the test temp dir, removed at exit.
+std::string make_temp_dir(const std::string& tag);
+
+}  // namespace netdoctor::testing
