@@ -64,6 +64,8 @@ class Probe {
   virtual CostClass cost() const = 0;
   // The data sources it reads (SourceMap names, e.g. "ethtool -S", "show pfc counters").
   virtual std::vector<std::string> reads() const = 0;
+  // Every signal id its findings may carry (docs/signals.md); the kb is validated against it.
+  virtual std::vector<std::string> signals() const = 0;
   virtual ProbeResult run(const ProbeContext& context) const = 0;
 };
 

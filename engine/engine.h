@@ -1,0 +1,28 @@
+// The engine: runs a symptom's playbook over a fabric, weighs the findings with the kb's
+// explicit weights, localizes, ranks, and returns a Diagnosis.
+#pragma once
+
+#include <string>
+
+#include "engine/diagnosis.h"
+#include "model/fabric.h"
+#include "probes/probe.h"
+
+namespace netdoctor::kb {
+class Catalog;
+class PlaybookSet;
+}  // namespace netdoctor::kb
+
+namespace netdoctor::engine {
+
+struct DiagnoseOptions {
+  std::string symptom = "auto";
+  probes::ProbeOptions probe_options;
+  bool explain = false;
+};
+
+Diagnosis diagnose(const model::Fabric& fabric, const kb::Catalog& catalog,
+                   const kb::PlaybookSet& playbooks, const probes::ProbeRegistry& registry,
+                   const DiagnoseOptions& options);
+
+}  // namespace netdoctor::engine
