@@ -46,7 +46,15 @@ class SampleSource {
 std::string mangle_command(const std::vector<std::string>& argv);
 std::string mangle_command_line(std::string_view command_line);
 
-// A sample stored in a tree at `prefix` (bundle layout or an extracted sos report).
+// The time printed by `date` in its usual forms, as Unix seconds: "Wed Dec  2 09:02:57 UTC 2026"
+// (also with AM/PM and day-before-month locales), `date -R` ("Wed, 02 Dec 2026 09:02:57
+// +0000") and ISO 8601 ("2026-12-02T09:02:57+00:00"). Zones: UTC, GMT, Z or a numeric offset;
+// nullopt for anything else (a zone abbreviation's offset is not knowable).
+std::optional<double> parse_date_output(std::string_view text);
+
+// A sample stored in a tree at `prefix` (bundle layout or an extracted sos report). Its time is
+// `captured_at`, else the sos report's sos_commands/date/date_--utc or date/date, else NotFound.
+// Thread-safe.
 std::unique_ptr<SampleSource> make_tree_sample(std::shared_ptr<const FileTree> tree,
                                                std::string prefix, std::string label);
 

@@ -1,14 +1,114 @@
+// `netdoctor diagnose --symptom S --bundle PATH [--format text|json|md] [--explain]
+// [--threshold 5%] [--roce-priority 3]`: runs the symptom's playbook over a capture bundle.
+// Exit 0 whenever a diagnosis was produced (whatever the verdict), 2 for usage errors, 1 when
+// no diagnosis could be made (bundle missing, kb invalid).
+#include <fmt/format.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "base/strings.h"
 #include "cli/command.h"
+#include "engine/pipeline.h"
+#include "engine/render.h"
+#include "kb/playbook.h"
 
 namespace netdoctor::cli {
+namespace {
 
-// Placeholder until the diagnose command lands: registered so the table is complete.
-void add_diagnose_command(CLI::App& app, Context& context) {
-  auto* sub = app.add_subcommand("diagnose", "(not yet available)");
-  sub->callback([&context] {
-    context.err << "netdoctor diagnose: not implemented yet\n";
+struct DiagnoseArgs {
+  std::string symptom = "auto";
+  std::string bundle;
+  std::string format = "text";
+  bool explain = false;
+  std::string threshold = "5%";
+  int roce_priority = 3;
+  std::string incident = "<N>";
+};
+
+constexpr int k_load_threads = 2;  // the machine budget the tool is designed for
+
+// "5%", "5" (percent) or "0.05" (fraction) -> 0.05.
+std::optional<double> parse_threshold(const std::string& text) {
+  std::string_view body = trim(text);
+  bool percent = ends_with(body, "%");
+  if (percent) {
+    body.remove_suffix(1);
+  }
+  auto number = parse_double(trim(body));
+  if (!number || *number <= 0.0) {
+    return std::nullopt;
+  }
+  double fraction = (percent || *number >= 1.0) ? *number / 100.0 : *number;
+  if (fraction >= 1.0) {
+    return std::nullopt;
+  }
+  return fraction;
+}
+
+void run_diagnose(const DiagnoseArgs& args, Context& context) {
+  const auto& symptoms = kb::spec_symptoms();
+  if (std::find(symptoms.begin(), symptoms.end(), args.symptom) == symptoms.end()) {
+    context.err << "netdoctor diagnose: unknown symptom '" << args.symptom
+                << "'; valid symptoms: " << join(symptoms, ", ") << "\n";
+    context.exit_code = ExitCode::Usage;
+    return;
+  }
+  auto threshold = parse_threshold(args.threshold);
+  if (!threshold) {
+    context.err << "netdoctor diagnose: --threshold '" << args.threshold
+                << "' is not a percentage between 0 and 100 (e.g. 5%)\n";
+    context.exit_code = ExitCode::Usage;
+    return;
+  }
+  engine::DiagnoseOptions options;
+  options.symptom = args.symptom;
+  options.explain = args.explain;
+  options.probe_options.roce_priority = args.roce_priority;
+  options.probe_options.baseline_threshold = *threshold;
+
+  auto diagnosis = engine::diagnose_bundle(args.bundle, options, k_load_threads);
+  if (!diagnosis.ok()) {
+    context.err << "netdoctor diagnose: no diagnosis for bundle " << args.bundle << ": "
+                << diagnosis.error().describe() << "\n";
     context.exit_code = ExitCode::Failure;
-  });
+    return;
+  }
+  engine::RenderOptions render;
+  render.explain = args.explain;
+  render.incident = args.incident;
+  if (args.format == "json") {
+    context.out << engine::render_json(*diagnosis, render);
+  } else if (args.format == "md") {
+    context.out << engine::render_markdown(*diagnosis, render);
+  } else {
+    context.out << engine::render_text(*diagnosis, render);
+  }
+  context.exit_code = ExitCode::Ok;
+}
+
+}  // namespace
+
+void add_diagnose_command(CLI::App& app, Context& context) {
+  auto args = std::make_shared<DiagnoseArgs>();
+  auto* sub = app.add_subcommand(
+      "diagnose", "Find the root cause of a symptom in a capture bundle (exit 0 whatever the verdict)");
+  sub->add_option("--symptom", args->symptom,
+                  "slowdown, low-utilization, asymmetric-bandwidth, timeouts, high-latency or "
+                  "auto (default)");
+  sub->add_option("--bundle", args->bundle, "capture bundle: directory or .tar[.gz|.xz]")
+      ->required();
+  sub->add_option("--format", args->format, "text (default), json or md")
+      ->check(CLI::IsMember({"text", "json", "md"}));
+  sub->add_flag("--explain", args->explain, "list every score movement: cause, probe, signal");
+  sub->add_option("--threshold", args->threshold,
+                  "perftest deviation from baseline that counts (default 5%)");
+  sub->add_option("--roce-priority", args->roce_priority, "the lossless priority RoCE uses (0-7)")
+      ->check(CLI::Range(0, 7));
+  sub->add_option("--incident", args->incident,
+                  "incident number for the ready `change record` line");
+  sub->callback([args, &context] { run_diagnose(*args, context); });
 }
 
 }  // namespace netdoctor::cli

@@ -1,14 +1,230 @@
+// `netdoctor incident`: list, show, close and export the incidents `diagnose` opened.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <memory>
+
 #include "cli/command.h"
+#include "cli/store_glue.h"
+#include "kb/store/postmortem.h"
+#include "kb/store/time_format.h"
 
 namespace netdoctor::cli {
+namespace {
 
-// Placeholder until the incident command lands: registered so the table is complete.
+namespace store = netdoctor::kb::store;
+
+struct IncidentOptions {
+  std::string db;
+  std::int64_t id = 0;
+  std::string format = "text";
+  std::string cause;
+  std::string summary;
+  std::string output;
+};
+
+std::string change_state(const store::Change& change) {
+  std::string state = change.open() ? "open" : "";
+  if (change.verdict) {
+    state = fmt::format("verified: {}", store::to_string(*change.verdict));
+  }
+  if (change.rolled_back_at) {
+    state += state.empty() ? "rolled back" : ", rolled back";
+  }
+  return state;
+}
+
+std::string top_cause_text(const store::DiagnosisRecord& record) {
+  if (const store::CauseRow* top = record.top_cause()) {
+    return fmt::format("{} {:.0f} %{}", top->id, top->confidence * 100.0,
+                       top->entities.empty() ? "" : " (" + top->entities.front() + ")");
+  }
+  return "-";
+}
+
+void run_list(Context& context, const IncidentOptions& options) {
+  auto db = open_store(options.db);
+  if (!db.ok()) {
+    return fail(context, db.error());
+  }
+  store::IncidentRepository incidents(*db);
+  store::ChangeRepository changes(*db);
+  auto all = incidents.list();
+  if (!all.ok()) {
+    return fail(context, all.error());
+  }
+  nlohmann::json rows = nlohmann::json::array();
+  if (options.format == "text") {
+    context.out << fmt::format("{:>4}  {:<6}  {:<20}  {:<20}  {:<28}  {}\n", "id", "status",
+                               "opened", "symptom", "top cause", "changes");
+  }
+  for (const store::Incident& incident : *all) {
+    auto latest = incidents.latest_diagnosis(incident.id);
+    auto logged = changes.list(incident.id);
+    if (!latest.ok() || !logged.ok()) {
+      return fail(context, latest.ok() ? logged.error() : latest.error());
+    }
+    std::string cause = incident.cause_id;
+    if (cause.empty() && latest->has_value()) {
+      cause = top_cause_text(**latest);
+    }
+    std::string status = incident.closed() ? "closed" : "open";
+    if (options.format == "json") {
+      rows.push_back({{"id", incident.id},
+                      {"status", status},
+                      {"opened_at", store::iso8601_utc(incident.opened_at)},
+                      {"symptom", incident.symptom},
+                      {"scope", incident.scope},
+                      {"cause", cause},
+                      {"changes", logged->size()}});
+    } else {
+      context.out << fmt::format("{:>4}  {:<6}  {:<20}  {:<20}  {:<28}  {}\n", incident.id, status,
+                                 store::iso8601_utc(incident.opened_at), incident.symptom,
+                                 cause.empty() ? "-" : cause, logged->size());
+    }
+  }
+  if (options.format == "json") {
+    context.out << rows.dump(2) << "\n";
+  } else if (all->empty()) {
+    context.out << "no incidents yet: 'netdoctor diagnose' opens one\n";
+  }
+}
+
+void run_show(Context& context, const IncidentOptions& options) {
+  auto db = open_store(options.db);
+  if (!db.ok()) {
+    return fail(context, db.error());
+  }
+  auto data = store::load_postmortem(*db, options.id);
+  if (!data.ok()) {
+    return fail(context, data.error());
+  }
+  if (options.format == "json") {
+    context.out << store::render_postmortem_json(*data).dump(2) << "\n";
+    return;
+  }
+  const store::Incident& incident = data->incident;
+  context.out << fmt::format("incident {}: {} ({})\n", incident.id, incident.symptom,
+                             incident.closed() ? "closed" : "open");
+  context.out << fmt::format("  opened {} on {}\n", store::iso8601_utc(incident.opened_at),
+                             incident.scope);
+  if (!incident.confirmed_cause.empty() && incident.confirmed_by_change) {
+    context.out << fmt::format("  confirmed cause: {} (by change #{})\n", incident.confirmed_cause,
+                               *incident.confirmed_by_change);
+  }
+  if (incident.closed()) {
+    context.out << fmt::format("  closed {}: cause {}; {}\n", store::iso8601_utc(*incident.closed_at),
+                               incident.cause_id, incident.summary);
+  }
+  context.out << "diagnoses:\n";
+  for (const store::DiagnosisRecord& record : data->diagnoses) {
+    int ran = 0;
+    int skipped = 0;
+    int failed = 0;
+    for (const store::ProbeRow& probe : record.probes) {
+      ran += probe.status == "ran" ? 1 : 0;
+      skipped += probe.status == "skipped" ? 1 : 0;
+      failed += probe.status == "failed" ? 1 : 0;
+    }
+    std::string origin = record.origin == store::k_origin_verify && record.change_id
+                             ? fmt::format("verify change #{}", *record.change_id)
+                             : record.origin;
+    context.out << fmt::format("  #{} {} {}: {}, top cause {}; probes {} ran, {} skipped, {} failed\n",
+                               record.id, store::iso8601_utc(record.created_at), origin,
+                               record.verdict, top_cause_text(record), ran, skipped, failed);
+    if (const store::CauseRow* top = record.top_cause()) {
+      for (const store::EvidenceRow& evidence : top->evidence) {
+        context.out << fmt::format("      - {}\n", evidence.summary);
+      }
+    }
+  }
+  context.out << "changes:\n";
+  if (data->changes.empty()) {
+    context.out << "  none recorded\n";
+  }
+  for (const store::Change& change : data->changes) {
+    context.out << fmt::format("  #{} {} {} {} {} -> {} [{}]\n", change.id,
+                               store::iso8601_utc(change.recorded_at), change.entity,
+                               change.variable, change.from, change.to, change_state(change));
+  }
+}
+
+void run_close(Context& context, const IncidentOptions& options) {
+  auto db = open_store(options.db);
+  if (!db.ok()) {
+    return fail(context, db.error());
+  }
+  store::IncidentRepository incidents(*db);
+  Status closed = incidents.close(options.id, options.cause, options.summary, now_unix());
+  if (!closed.ok()) {
+    return fail(context, closed.error());
+  }
+  context.out << fmt::format("incident {} closed: cause {}\n", options.id, options.cause);
+  context.out << fmt::format("postmortem: netdoctor incident export {} --format md\n", options.id);
+}
+
+void run_export(Context& context, const IncidentOptions& options) {
+  auto db = open_store(options.db);
+  if (!db.ok()) {
+    return fail(context, db.error());
+  }
+  auto data = store::load_postmortem(*db, options.id);
+  if (!data.ok()) {
+    return fail(context, data.error());
+  }
+  std::string text = options.format == "json"
+                         ? store::render_postmortem_json(*data).dump(2) + "\n"
+                         : store::render_postmortem_markdown(*data);
+  if (options.output.empty()) {
+    context.out << text;
+    return;
+  }
+  std::ofstream file(options.output, std::ios::binary | std::ios::trunc);
+  file << text;
+  if (!file.flush()) {
+    return fail(context, make_error(ErrorCode::Io, "cannot write the postmortem", options.output));
+  }
+  context.out << fmt::format("postmortem of incident {} written to {}\n", options.id,
+                             options.output);
+}
+
+}  // namespace
+
 void add_incident_command(CLI::App& app, Context& context) {
-  auto* sub = app.add_subcommand("incident", "(not yet available)");
-  sub->callback([&context] {
-    context.err << "netdoctor incident: not implemented yet\n";
-    context.exit_code = ExitCode::Failure;
-  });
+  auto options = std::make_shared<IncidentOptions>();
+  auto* incident = app.add_subcommand("incident", "list, show, close and export incidents");
+  incident->require_subcommand(1);
+
+  auto* list = incident->add_subcommand("list", "every incident, newest last");
+  add_db_option(*list, options->db);
+  list->add_option("--format", options->format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  list->callback([&context, options] { run_list(context, *options); });
+
+  auto* show = incident->add_subcommand("show", "one incident: diagnoses, findings, changes");
+  add_db_option(*show, options->db);
+  show->add_option("N", options->id, "incident id")->required();
+  show->add_option("--format", options->format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  show->callback([&context, options] { run_show(context, *options); });
+
+  auto* close = incident->add_subcommand("close", "close an incident with its root cause");
+  add_db_option(*close, options->db);
+  close->add_option("N", options->id, "incident id")->required();
+  close->add_option("--cause", options->cause, "the root-cause id (spec/diagnosis.md)")
+      ->required();
+  close->add_option("--summary", options->summary, "what happened, in one or two sentences")
+      ->required();
+  close->callback([&context, options] { run_close(context, *options); });
+
+  auto* exporter = incident->add_subcommand("export", "write the incident's postmortem");
+  add_db_option(*exporter, options->db);
+  exporter->add_option("N", options->id, "incident id")->required();
+  options->format = "text";
+  exporter->add_option("--format", options->format, "md (Markdown, default) or json")
+      ->check(CLI::IsMember({"md", "json", "text"}));
+  exporter->add_option("-o,--output", options->output, "write to this file instead of stdout");
+  exporter->callback([&context, options] { run_export(context, *options); });
 }
 
 }  // namespace netdoctor::cli

@@ -1,0 +1,45 @@
+// TreeWriter: the write side of FileTree. Code that produces a bundle (the simulator, collect)
+// hands it files by relative, '/'-separated path; the sink decides where they land: a directory
+// on disk (parents created on demand) or a streamed .tar.gz (never held in memory whole, so a
+// 600k-file bundle costs only the current member).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+
+namespace netdoctor {
+
+class TreeWriter {
+ public:
+  virtual ~TreeWriter() = default;
+
+  // Writes `content` at `path` (relative; no "..", no leading '/'). A second write to the same
+  // path replaces the file in a directory and appends a duplicate member in an archive, so
+  // callers write each path once. InvalidArgument for a bad path, Io when the write fails.
+  virtual Status write_file(std::string_view path, std::string_view content) = 0;
+
+  // Flushes and closes; further writes fail. Called by the destructor if not called, but only
+  // an explicit call reports errors (a truncated archive must not pass silently).
+  virtual Status finish() = 0;
+
+  // For messages: "directory /tmp/b", "archive /tmp/b.tar.gz".
+  virtual std::string describe() const = 0;
+};
+
+// Files under `root`, created if absent (with parents). Existing files are overwritten.
+Result<std::unique_ptr<TreeWriter>> open_dir_writer(const std::string& root);
+
+// A gzip-compressed tar archive at `archive_path` (pax format, regular files and their parent
+// directories, mode 0644/0755, fixed mtime `mtime` so the same content gives the same bytes).
+// `compression_level` 1 (fast) .. 9 (small).
+Result<std::unique_ptr<TreeWriter>> open_tar_gz_writer(const std::string& archive_path,
+                                                       long long mtime = 0,
+                                                       int compression_level = 6);
+
+// True when the path names a tree writer should produce an archive for (".tar.gz", ".tgz").
+bool is_tar_gz_path(std::string_view path);
+
+}  // namespace netdoctor

@@ -1,0 +1,396 @@
+#include "cli/store_glue.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <future>
+#include <map>
+#include <ostream>
+#include <system_error>
+
+#include "base/clock.h"
+#include "base/sample_source.h"
+#include "base/strings.h"
+#include "model/loader.h"
+#include "kb/store/change_verdict.h"
+
+namespace netdoctor::cli {
+namespace {
+
+namespace store = netdoctor::kb::store;
+
+std::string env_or_empty(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? value : "";
+}
+
+// Evidence is matched between runs by probe and signal; repeats get an ordinal.
+std::vector<std::pair<std::string, const store::EvidenceRow*>> keyed_evidence(
+    const store::CauseRow& cause) {
+  std::map<std::string, int> seen;
+  std::vector<std::pair<std::string, const store::EvidenceRow*>> keyed;
+  for (const store::EvidenceRow& row : cause.evidence) {
+    std::string key = row.probe + "/" + row.signal;
+    int n = seen[key]++;
+    keyed.emplace_back(n == 0 ? key : fmt::format("{} #{}", key, n + 1), &row);
+  }
+  return keyed;
+}
+
+const store::CauseRow* find_cause(const store::DiagnosisRecord& record, const std::string& id) {
+  for (const store::CauseRow& cause : record.causes) {
+    if (cause.id == id) {
+      return &cause;
+    }
+  }
+  return nullptr;
+}
+
+// The diagnose run the change was made after: the latest one recorded before it.
+std::optional<store::DiagnosisRecord> diagnosis_before(
+    const std::vector<store::DiagnosisRecord>& records, double change_time) {
+  std::optional<store::DiagnosisRecord> chosen;
+  for (const store::DiagnosisRecord& record : records) {
+    if (record.origin != store::k_origin_diagnose) {
+      continue;
+    }
+    if (!chosen || record.created_at <= change_time) {
+      chosen = record;
+    }
+  }
+  return chosen;
+}
+
+}  // namespace
+
+double now_unix() { return SystemClock().now_unix(); }
+
+Result<std::string> resolve_db_path(const DbPathSources& sources) {
+  if (!sources.flag.empty()) {
+    return sources.flag;
+  }
+  if (!sources.env_db.empty()) {
+    return sources.env_db;
+  }
+  // XDG: a relative XDG_DATA_HOME is invalid and must be ignored.
+  if (!sources.xdg_data.empty() && sources.xdg_data.front() == '/') {
+    return sources.xdg_data + "/netdoctor/netdoctor.db";
+  }
+  if (!sources.home.empty()) {
+    return sources.home + "/.local/share/netdoctor/netdoctor.db";
+  }
+  return make_error(ErrorCode::InvalidArgument,
+                    "no place for the database: pass --db PATH or set NETDOCTOR_DB "
+                    "(neither XDG_DATA_HOME nor HOME is set)");
+}
+
+Result<std::string> resolve_db_path(const std::string& flag) {
+  return resolve_db_path(DbPathSources{flag, env_or_empty("NETDOCTOR_DB"),
+                                       env_or_empty("XDG_DATA_HOME"), env_or_empty("HOME")});
+}
+
+Result<store::Database> open_store(const std::string& flag) {
+  ND_TRY_ASSIGN(std::string path, resolve_db_path(flag));
+  if (path != ":memory:") {
+    std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    std::error_code ec;
+    if (!parent.empty() && !std::filesystem::exists(parent, ec)) {
+      std::filesystem::create_directories(parent, ec);
+      if (ec) {
+        return make_error(ErrorCode::Io,
+                          "cannot create the database directory: " + ec.message(),
+                          parent.string());
+      }
+    }
+  }
+  return store::Database::open(path);
+}
+
+void add_db_option(CLI::App& command, std::string& target) {
+  command.add_option("--db", target,
+                     "the netdoctor database (default: $NETDOCTOR_DB, else "
+                     "$XDG_DATA_HOME/netdoctor/netdoctor.db, else "
+                     "~/.local/share/netdoctor/netdoctor.db)");
+}
+
+void fail(Context& context, const Error& error) {
+  context.err << "netdoctor: " << error.describe() << "\n";
+  context.exit_code = ExitCode::Failure;
+}
+
+store::DiagnosisRecord to_record(const engine::Diagnosis& diagnosis, std::string scope,
+                                 std::string json_text, double at) {
+  store::DiagnosisRecord record;
+  record.created_at = at;
+  record.symptom = diagnosis.symptom;
+  record.scope = std::move(scope);
+  record.verdict = engine::to_string(diagnosis.verdict);
+  record.json = std::move(json_text);
+  for (const engine::RankedCause& cause : diagnosis.causes) {
+    store::CauseRow row;
+    row.id = cause.id;
+    row.title = cause.title;
+    row.confidence = cause.confidence;
+    row.entities = cause.entities;
+    row.remediation = cause.remediation;
+    for (const engine::EvidenceItem& item : cause.evidence) {
+      row.evidence.push_back({item.probe, item.signal, item.summary, item.weight, item.value,
+                              item.fleet_normal, item.unit});
+    }
+    record.causes.push_back(std::move(row));
+  }
+  for (const engine::ProbeRun& probe : diagnosis.probes) {
+    record.probes.push_back({probe.id, probe.status, probe.reason, probe.duration_ms});
+  }
+  return record;
+}
+
+Result<std::int64_t> record_diagnosis(store::Database& db, std::optional<std::int64_t> incident,
+                                      const engine::Diagnosis& diagnosis, std::string scope,
+                                      std::string json_text) {
+  store::DiagnosisRecord record =
+      to_record(diagnosis, std::move(scope), std::move(json_text), now_unix());
+  record.incident_id = incident.value_or(0);
+  store::IncidentRepository incidents(db);
+  ND_TRY_ASSIGN(store::DiagnosisRecord stored, incidents.add_diagnosis(std::move(record)));
+  return stored.incident_id;
+}
+
+std::vector<store::Figure> evidence_figures(const store::DiagnosisRecord& before,
+                                            const store::DiagnosisRecord& after) {
+  std::vector<store::Figure> figures;
+  const store::CauseRow* top = before.top_cause();
+  if (top == nullptr) {
+    return figures;
+  }
+  // Prefer the same cause's evidence after; a finding that moved to another cause still counts.
+  std::map<std::string, const store::EvidenceRow*> later;
+  for (const store::CauseRow& cause : after.causes) {
+    for (const auto& [key, row] : keyed_evidence(cause)) {
+      if (cause.id == top->id || later.count(key) == 0) {
+        later[key] = row;
+      }
+    }
+  }
+  for (const auto& [key, row] : keyed_evidence(*top)) {
+    if (!row->value) {
+      continue;  // a finding without a figure cannot be compared
+    }
+    store::Figure figure;
+    figure.label = key;
+    figure.unit = row->unit;
+    figure.before = row->value;
+    // Bad is far from the fleet's normal: above it for counters and rates, below it for
+    // bandwidth-like figures.
+    figure.lower_is_better = !row->fleet_normal || *row->value >= *row->fleet_normal;
+    if (auto it = later.find(key); it != later.end()) {
+      figure.after = it->second->value;
+    }
+    figures.push_back(std::move(figure));
+  }
+  return figures;
+}
+
+Result<VerifyOutcome> verify_change(store::Database& db, std::int64_t change_id,
+                                    const engine::Diagnosis& after, const std::string& after_json,
+                                    const std::string& source, double at) {
+  VerifyOutcome outcome;
+  auto body = [&]() -> Status {
+    store::ChangeRepository changes(db);
+    store::IncidentRepository incidents(db);
+    ND_TRY_ASSIGN(store::Change change, changes.get(change_id));
+    if (change.rolled_back_at) {
+      return make_error(ErrorCode::Refused,
+                        fmt::format("change {} was rolled back; there is nothing to verify",
+                                    store::describe(change)));
+    }
+    ND_TRY_ASSIGN(std::vector<store::DiagnosisRecord> records,
+                  incidents.diagnoses(change.incident_id));
+    std::optional<store::DiagnosisRecord> before = diagnosis_before(records, change.recorded_at);
+
+    store::DiagnosisRecord rerun = to_record(after, "bundle " + source, after_json, at);
+    rerun.incident_id = change.incident_id;
+    rerun.origin = store::k_origin_verify;
+    rerun.change_id = change.id;
+
+    store::VerdictInput input;
+    if (before && before->top_cause() != nullptr) {
+      outcome.cause_id = before->top_cause()->id;
+      input.cause_before = true;
+      input.cause_after = find_cause(rerun, outcome.cause_id) != nullptr;
+      input.figures = evidence_figures(*before, rerun);
+    } else {
+      input.cause_before = false;
+      input.cause_after = !rerun.causes.empty();
+    }
+    outcome.figures = input.figures;
+    outcome.verdict = store::judge_change(input);
+    outcome.symptom_gone = after.verdict == engine::Verdict::Healthy;
+
+    ND_TRY_ASSIGN(store::DiagnosisRecord stored, incidents.add_diagnosis(std::move(rerun)));
+    outcome.diagnosis_id = stored.id;
+    ND_TRY(changes.verify({change.id, at, outcome.verdict, source, outcome.figures}));
+    if (outcome.symptom_gone && !outcome.cause_id.empty()) {
+      ND_TRY(incidents.confirm_cause(change.incident_id, outcome.cause_id, change.id));
+      outcome.confirmed = true;
+    }
+    ND_TRY_ASSIGN(outcome.change, changes.get(change.id));
+    return {};
+  };
+  ND_TRY(db.write(body));
+  return outcome;
+}
+
+std::optional<store::PerfRun> to_perf_run(const model::PerftestResult& result, double at,
+                                          const std::string& source) {
+  if (!result.ok || result.device.empty()) {
+    return std::nullopt;
+  }
+  store::PerfRun run;
+  run.client = result.client;
+  run.server = result.server;
+  run.device = result.device;
+  run.test = result.test;
+  run.msg_bytes = result.msg_bytes;
+  run.bw_gbps = result.bw_avg_gbps;
+  // The typical (median) latency is what perftest reports as the headline; avg as fallback.
+  run.lat_us = result.lat_typical_us ? result.lat_typical_us : result.lat_avg_us;
+  if (run.bw_gbps) {
+    run.lat_us.reset();  // a bandwidth test's latency columns are not a latency baseline
+  }
+  if (!run.bw_gbps && !run.lat_us) {
+    return std::nullopt;
+  }
+  run.measured_at = at;
+  run.source = source;
+  return run;
+}
+
+std::vector<store::PerfRun> perf_runs(const model::Fabric& fabric, bool baseline, double at,
+                                      const std::string& source) {
+  std::vector<store::PerfRun> runs;
+  for (const model::PerftestResult& result : fabric.perftests) {
+    if (result.baseline != baseline) {
+      continue;
+    }
+    if (auto run = to_perf_run(result, at, source)) {
+      runs.push_back(std::move(*run));
+    }
+  }
+  return runs;
+}
+
+}  // namespace netdoctor::cli
+
+namespace netdoctor::cli {
+
+Result<std::vector<CapturePair>> parse_pairs(const std::string& text) {
+  std::vector<CapturePair> pairs;
+  int number = 0;
+  for (std::string_view line : split_lines(text)) {
+    ++number;
+    if (auto hash = line.find('#'); hash != std::string_view::npos) {
+      line = line.substr(0, hash);
+    }
+    auto fields = split_ws(line);
+    if (fields.empty()) {
+      continue;
+    }
+    if (fields.size() < 2 || fields.size() > 3) {
+      return make_error(ErrorCode::InvalidArgument,
+                        fmt::format("line {}: expected 'client server [device]', got '{}'", number,
+                                    trim(line)));
+    }
+    pairs.push_back({std::string(fields[0]), std::string(fields[1]),
+                     fields.size() == 3 ? std::string(fields[2]) : std::string()});
+  }
+  return pairs;
+}
+
+namespace {
+
+std::vector<std::string> on_host(const CaptureOptions& options, const std::string& host,
+                                 const std::vector<std::string>& argv) {
+  std::vector<std::string> full;
+  if (host != "localhost" && host != "-" && !options.remote.empty()) {
+    full = options.remote;
+    full.push_back(host);
+  }
+  full.insert(full.end(), argv.begin(), argv.end());
+  return full;
+}
+
+std::string failure_of(const Result<CommandOutput>& output) {
+  if (!output.ok()) {
+    return output.error().describe();
+  }
+  if (output->timed_out) {
+    return "timed out";
+  }
+  if (output->exit_code != 0) {
+    std::string err(trim(output->err));
+    return fmt::format("exit status {}{}", output->exit_code, err.empty() ? "" : ": " + err);
+  }
+  return {};
+}
+
+}  // namespace
+
+std::vector<store::PerfRun> capture_baselines(CommandRunner& runner, Clock& clock,
+                                              const std::vector<CapturePair>& pairs,
+                                              const CaptureOptions& options,
+                                              std::ostream& progress) {
+  std::vector<store::PerfRun> runs;
+  std::size_t total = pairs.size() * options.tests.size();
+  std::size_t step = 0;
+  CommandOptions command_options;
+  command_options.timeout = options.timeout;
+  for (const CapturePair& pair : pairs) {
+    std::string device = pair.device.empty() ? options.device : pair.device;
+    for (const std::string& test : options.tests) {
+      ++step;
+      std::vector<std::string> server_args = {test, "-d", device};
+      if (ends_with(test, "_bw")) {
+        server_args.push_back("--report_gbits");
+      }
+      std::vector<std::string> client_args = server_args;
+      client_args.push_back(pair.server);
+      std::string label = fmt::format("[{}/{}] {} -> {} {} {}", step, total, pair.client,
+                                      pair.server, device, test);
+      progress << label << ": starting server on " << pair.server << "\n";
+      // The server waits for one client, so it runs alongside; its timeout bounds the wait.
+      auto server = std::async(std::launch::async, [&] {
+        return runner.run(on_host(options, pair.server, server_args), command_options);
+      });
+      clock.sleep_for(options.server_head_start);
+      auto client = runner.run(on_host(options, pair.client, client_args), command_options);
+      auto server_output = server.get();
+      if (std::string why = failure_of(client); !why.empty()) {
+        std::string server_why = failure_of(server_output);
+        progress << label << ": failed: client " << why
+                 << (server_why.empty() ? "" : "; server " + server_why) << "\n";
+        continue;
+      }
+      PerftestFile file{pair.client, pair.server, mangle_command(client_args), true,
+                        client->out, "live: " + join(client_args, " ")};
+      std::vector<model::Problem> problems;
+      model::PerftestResult result = model::load_perftest(file, problems);
+      result.device = result.device.empty() ? device : result.device;
+      auto run = to_perf_run(result, clock.now_unix(), "live");
+      if (!run) {
+        progress << label << ": no result: "
+                 << (result.error.empty() ? "output not understood" : result.error) << "\n";
+        continue;
+      }
+      progress << label << ": "
+               << (run->bw_gbps ? fmt::format("{:.2f} Gb/s", *run->bw_gbps)
+                                : fmt::format("{:.2f} us", run->lat_us.value_or(0.0)))
+               << "\n";
+      runs.push_back(std::move(*run));
+    }
+  }
+  return runs;
+}
+
+}  // namespace netdoctor::cli

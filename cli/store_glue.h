@@ -1,0 +1,113 @@
+// The glue between the engine/model types and the SQLite store (kb/store, which only knows
+// plain structs): where the database lives, recording a diagnosis in an incident, judging a
+// change from a re-run, and turning perftest results into baseline runs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/command_runner.h"
+#include "base/result.h"
+#include "cli/command.h"
+#include "engine/diagnosis.h"
+#include "kb/store/baseline_repository.h"
+#include "kb/store/change_repository.h"
+#include "kb/store/database.h"
+#include "kb/store/incident_repository.h"
+#include "model/fabric.h"
+
+namespace netdoctor::cli {
+
+struct DbPathSources {
+  std::string flag;      // --db
+  std::string env_db;    // NETDOCTOR_DB
+  std::string xdg_data;  // XDG_DATA_HOME
+  std::string home;      // HOME
+};
+
+// --db, else NETDOCTOR_DB, else $XDG_DATA_HOME/netdoctor/netdoctor.db, else
+// ~/.local/share/netdoctor/netdoctor.db. InvalidArgument when none of them is set.
+Result<std::string> resolve_db_path(const DbPathSources& sources);
+// The same, reading the environment.
+Result<std::string> resolve_db_path(const std::string& flag);
+
+// Resolves the path, creates its directory when needed, opens and migrates the database.
+Result<kb::store::Database> open_store(const std::string& flag);
+
+// Adds `--db PATH` to a subcommand.
+void add_db_option(CLI::App& command, std::string& target);
+
+// Prints "netdoctor: <what went wrong>" and sets the failure exit code.
+void fail(Context& context, const Error& error);
+
+// The queryable rows of a diagnosis, plus its rendered JSON.
+kb::store::DiagnosisRecord to_record(const engine::Diagnosis& diagnosis, std::string scope,
+                                     std::string json_text, double at);
+
+// Records `diagnosis` in `incident`, or in a new incident when none is given. Returns the
+// incident id. NotFound for an unknown incident.
+Result<std::int64_t> record_diagnosis(kb::store::Database& db,
+                                      std::optional<std::int64_t> incident,
+                                      const engine::Diagnosis& diagnosis, std::string scope,
+                                      std::string json_text);
+
+struct VerifyOutcome {
+  kb::store::Change change;  // as stored after the verification
+  kb::store::ChangeVerdict verdict = kb::store::ChangeVerdict::NoEffect;
+  std::vector<kb::store::Figure> figures;
+  std::string cause_id;  // the incident's top cause before the change
+  bool symptom_gone = false;
+  bool confirmed = false;  // the cause was marked confirmed by this change
+  std::int64_t diagnosis_id = 0;  // the stored re-run
+};
+
+// Judges change `change_id` from `after` (its incident's playbook re-run on new data):
+// compares the evidence of the incident's top cause before the change with the re-run,
+// stores the figures, the verdict and the re-run, and when the symptom is gone marks the
+// cause confirmed by this change. One transaction.
+Result<VerifyOutcome> verify_change(kb::store::Database& db, std::int64_t change_id,
+                                    const engine::Diagnosis& after, const std::string& after_json,
+                                    const std::string& source, double at);
+
+// The figures of `before`'s top cause against the same evidence in `after`.
+std::vector<kb::store::Figure> evidence_figures(const kb::store::DiagnosisRecord& before,
+                                                const kb::store::DiagnosisRecord& after);
+
+// A baseline run from one perftest result; nullopt when it has no usable figure.
+std::optional<kb::store::PerfRun> to_perf_run(const model::PerftestResult& result, double at,
+                                              const std::string& source);
+// The fabric's perftest results of one kind (baseline or current) as runs.
+std::vector<kb::store::PerfRun> perf_runs(const model::Fabric& fabric, bool baseline, double at,
+                                          const std::string& source);
+
+double now_unix();
+
+// One line of a `baseline capture --pairs` file: "client server [device]"; '#' comments.
+struct CapturePair {
+  std::string client;
+  std::string server;
+  std::string device;  // empty: the --device default
+};
+// InvalidArgument naming the line when one is malformed.
+Result<std::vector<CapturePair>> parse_pairs(const std::string& text);
+
+struct CaptureOptions {
+  std::string device;  // for pairs that name none
+  std::chrono::milliseconds timeout{60'000};
+  std::chrono::milliseconds server_head_start{1'000};  // lets the server listen first
+  std::vector<std::string> remote = {"ssh", "-o", "BatchMode=yes"};  // + host; none for localhost
+  std::vector<std::string> tests = {"ib_write_bw", "ib_read_lat"};
+};
+
+// Runs each test for each pair: the server side first, the client after the head start,
+// both with the timeout; parses the client's output. Progress lines go to `progress`. Runs
+// that fail are reported there and left out; the rest are returned, measured at clock time.
+std::vector<kb::store::PerfRun> capture_baselines(CommandRunner& runner, Clock& clock,
+                                                  const std::vector<CapturePair>& pairs,
+                                                  const CaptureOptions& options,
+                                                  std::ostream& progress);
+
+}  // namespace netdoctor::cli

@@ -1,0 +1,53 @@
+#include "engine/pipeline.h"
+
+#include <algorithm>
+
+#include "base/bundle.h"
+#include "model/loader.h"
+
+namespace netdoctor::engine {
+
+kb::KnownProbes known_probes(const probes::ProbeRegistry& registry) {
+  kb::KnownProbes out;
+  for (const probes::Probe* probe : registry.all()) {
+    out.push_back({probe->id(), probes::to_string(probe->cost()), probe->signals()});
+  }
+  return out;
+}
+
+Result<KnowledgeBase> load_knowledge_base(const probes::ProbeRegistry& registry) {
+  const kb::KnownProbes probes = known_probes(registry);
+  ND_TRY_ASSIGN(kb::Catalog catalog, kb::Catalog::load_embedded(probes));
+  ND_TRY_ASSIGN(kb::PlaybookSet playbooks, kb::PlaybookSet::load_embedded(catalog, probes));
+  return KnowledgeBase{std::move(catalog), std::move(playbooks)};
+}
+
+Result<Diagnosis> diagnose_fabric(const model::Fabric& fabric, const DiagnoseOptions& options) {
+  probes::ProbeRegistry registry;
+  probes::register_builtin_probes(registry);
+  ND_TRY_ASSIGN(KnowledgeBase knowledge, load_knowledge_base(registry));
+  return diagnose(fabric, knowledge.catalog, knowledge.playbooks, registry, options);
+}
+
+Result<Diagnosis> diagnose_bundle(const std::string& bundle_path, const DiagnoseOptions& options,
+                                  int load_threads) {
+  ND_TRY_ASSIGN(Bundle bundle, open_bundle(bundle_path));
+  model::LoadOptions load_options;
+  load_options.threads = load_threads;
+  ND_TRY_ASSIGN(model::Fabric fabric, model::load_fabric(bundle, load_options));
+  ND_TRY_ASSIGN(Diagnosis diagnosis, diagnose_fabric(fabric, options));
+  // Problems met opening the bundle, unless the loader already carried them over.
+  std::vector<std::string> bundle_problems;
+  for (const auto& error : bundle.problems) {
+    std::string text = error.describe();
+    if (std::find(diagnosis.data_problems.begin(), diagnosis.data_problems.end(), text) ==
+        diagnosis.data_problems.end()) {
+      bundle_problems.push_back(std::move(text));
+    }
+  }
+  diagnosis.data_problems.insert(diagnosis.data_problems.begin(), bundle_problems.begin(),
+                                 bundle_problems.end());
+  return diagnosis;
+}
+
+}  // namespace netdoctor::engine

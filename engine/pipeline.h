@@ -1,0 +1,39 @@
+// The whole diagnosis pipeline, reusable by `diagnose`, `change verify` and the runbook:
+// open the bundle, load the fabric model, build the probe registry, load and validate the
+// kb and playbooks against it, run the engine. Data problems go into the Diagnosis; only a
+// failure that leaves no diagnosis (bundle missing, kb invalid) is an Error.
+#pragma once
+
+#include <string>
+
+#include "base/result.h"
+#include "engine/diagnosis.h"
+#include "engine/engine.h"
+#include "kb/catalog.h"
+#include "kb/known_probes.h"
+#include "kb/playbook.h"
+#include "model/fabric.h"
+#include "probes/probe.h"
+
+namespace netdoctor::engine {
+
+// What the kb validates against: every registered probe, its cost class and signals.
+kb::KnownProbes known_probes(const probes::ProbeRegistry& registry);
+
+struct KnowledgeBase {
+  kb::Catalog catalog;
+  kb::PlaybookSet playbooks;
+};
+
+// The embedded kb and playbooks, validated against `registry`.
+Result<KnowledgeBase> load_knowledge_base(const probes::ProbeRegistry& registry);
+
+// Runs the built-in probes over an already loaded fabric.
+Result<Diagnosis> diagnose_fabric(const model::Fabric& fabric, const DiagnoseOptions& options);
+
+// Opens `bundle_path` (directory or tar), loads it and diagnoses it.
+// `load_threads` > 1 loads hosts in parallel.
+Result<Diagnosis> diagnose_bundle(const std::string& bundle_path, const DiagnoseOptions& options,
+                                  int load_threads = 1);
+
+}  // namespace netdoctor::engine

@@ -1,0 +1,29 @@
+// Renderers of one Diagnosis: JSON (spec/diagnosis.md, a contract), text for a person under
+// pressure (verdict, culprit and cause on the first line), Markdown for a ticket.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "engine/diagnosis.h"
+
+namespace netdoctor::engine {
+
+struct RenderOptions {
+  std::string incident = "<N>";  // for the ready `netdoctor change record` line
+  bool explain = false;          // append every score movement
+};
+
+nlohmann::json to_json(const Diagnosis& diagnosis, const RenderOptions& options = {});
+std::string render_json(const Diagnosis& diagnosis, const RenderOptions& options = {});
+std::string render_text(const Diagnosis& diagnosis, const RenderOptions& options = {});
+std::string render_markdown(const Diagnosis& diagnosis, const RenderOptions& options = {});
+
+// Shared by text and Markdown.
+std::string headline(const Diagnosis& diagnosis);
+std::string change_record_command(const NextChange& change, const std::string& incident);
+std::string shell_quote(const std::string& word);
+std::string describe_evidence(const EvidenceItem& item);
+
+}  // namespace netdoctor::engine

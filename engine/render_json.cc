@@ -1,0 +1,83 @@
+#include "engine/render.h"
+
+namespace netdoctor::engine {
+
+namespace {
+
+nlohmann::json evidence_json(const EvidenceItem& item) {
+  nlohmann::json out = {{"probe", item.probe}, {"summary", item.summary}};
+  out["signal"] = item.signal;
+  out["weight"] = item.weight;
+  if (item.value) {
+    out["value"] = *item.value;
+  }
+  if (item.fleet_normal) {
+    out["fleet_normal"] = *item.fleet_normal;
+  }
+  if (!item.unit.empty()) {
+    out["unit"] = item.unit;
+  }
+  return out;
+}
+
+nlohmann::json cause_json(const RankedCause& cause) {
+  nlohmann::json out;
+  out["id"] = cause.id;
+  out["confidence"] = cause.confidence;
+  out["entities"] = cause.entities;
+  out["evidence"] = nlohmann::json::array();
+  for (const auto& item : cause.evidence) {
+    out["evidence"].push_back(evidence_json(item));
+  }
+  out["remediation"] = cause.remediation;
+  out["title"] = cause.title;
+  if (cause.next_change) {
+    const NextChange& change = *cause.next_change;
+    out["next_change"] = {{"entity", change.entity}, {"variable", change.variable},
+                          {"from", change.from},     {"to", change.to},
+                          {"action", change.action}, {"verify", change.verify}};
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const Diagnosis& diagnosis, const RenderOptions& options) {
+  nlohmann::json out;
+  out["format"] = "netdoctor-diagnosis";
+  out["version"] = 1;
+  out["symptom"] = diagnosis.symptom;
+  out["verdict"] = to_string(diagnosis.verdict);
+  out["causes"] = nlohmann::json::array();
+  for (const auto& cause : diagnosis.causes) {
+    out["causes"].push_back(cause_json(cause));
+  }
+  out["probes"] = nlohmann::json::array();
+  for (const auto& probe : diagnosis.probes) {
+    nlohmann::json entry = {{"id", probe.id}, {"status", probe.status}};
+    if (!probe.reason.empty()) {
+      entry["reason"] = probe.reason;
+    }
+    entry["duration_ms"] = probe.duration_ms;
+    out["probes"].push_back(std::move(entry));
+  }
+  out["ruled_out"] = diagnosis.ruled_out;
+  out["data_problems"] = diagnosis.data_problems;
+  if (options.explain) {
+    out["explain"] = nlohmann::json::array();
+    for (const auto& move : diagnosis.explain) {
+      out["explain"].push_back({{"cause", move.cause},
+                                {"probe", move.probe},
+                                {"signal", move.signal},
+                                {"delta", move.delta},
+                                {"why", move.why}});
+    }
+  }
+  return out;
+}
+
+std::string render_json(const Diagnosis& diagnosis, const RenderOptions& options) {
+  return to_json(diagnosis, options).dump(2) + "\n";
+}
+
+}  // namespace netdoctor::engine

@@ -1,0 +1,90 @@
+#include <fmt/format.h>
+
+#include "engine/render.h"
+
+namespace netdoctor::engine {
+
+namespace {
+
+// Table cells must not break the row.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n') {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+void append_cause(std::string& out, const RankedCause& cause, const RenderOptions& options) {
+  out += fmt::format("\n## {} - {}\n\n", cause.id, cell(cause.title));
+  out += fmt::format("Confidence **{:.2f}**", cause.confidence);
+  if (!cause.entities.empty()) {
+    out += "; culprits: ";
+    for (std::size_t i = 0; i < cause.entities.size(); ++i) {
+      out += (i ? ", `" : "`") + cause.entities[i] + "`";
+    }
+  }
+  out += "\n\n| probe | evidence | value | fleet normal |\n|---|---|---|---|\n";
+  for (const auto& item : cause.evidence) {
+    std::string unit = item.unit.empty() ? "" : " " + item.unit;
+    out += fmt::format("| {} | {} | {} | {} |\n", item.probe, cell(item.summary),
+                       item.value ? fmt::format("{:g}{}", *item.value, unit) : "",
+                       item.fleet_normal ? fmt::format("{:g}{}", *item.fleet_normal, unit) : "");
+  }
+  if (cause.next_change) {
+    const NextChange& change = *cause.next_change;
+    out += fmt::format("\n**Next change** ({}: {} -> {}): {}\n\n**Verify:** {}\n\n",
+                       cell(change.variable), cell(change.from), cell(change.to),
+                       change.action, change.verify);
+    out += "```sh\n" + change_record_command(change, options.incident) + "\n```\n";
+  }
+  if (!cause.remediation.empty()) {
+    out += "\n**Remediation**\n\n";
+    for (std::size_t i = 0; i < cause.remediation.size(); ++i) {
+      out += fmt::format("{}. {}\n", i + 1, cause.remediation[i]);
+    }
+  }
+}
+
+}  // namespace
+
+std::string render_markdown(const Diagnosis& diagnosis, const RenderOptions& options) {
+  std::string out = fmt::format("# netdoctor diagnosis: {}\n\n", diagnosis.symptom);
+  out += "**" + headline(diagnosis) + "**\n";
+  for (const auto& cause : diagnosis.causes) {
+    append_cause(out, cause, options);
+  }
+  if (!diagnosis.ruled_out.empty()) {
+    out += "\n## Checked and ruled out\n\n";
+    for (const auto& item : diagnosis.ruled_out) {
+      out += "- " + item + "\n";
+    }
+  }
+  out += "\n## Probes\n\n| probe | status | duration | reason |\n|---|---|---|---|\n";
+  for (const auto& probe : diagnosis.probes) {
+    out += fmt::format("| {} | {} | {:.1f} ms | {} |\n", probe.id, probe.status,
+                       probe.duration_ms, cell(probe.reason));
+  }
+  if (!diagnosis.data_problems.empty()) {
+    out += "\n## Data problems\n\n";
+    for (const auto& problem : diagnosis.data_problems) {
+      out += "- " + problem + "\n";
+    }
+  }
+  if (options.explain) {
+    out += "\n## Score movements\n\n| cause | probe | signal | delta | why |\n|---|---|---|---|---|\n";
+    for (const auto& move : diagnosis.explain) {
+      out += fmt::format("| {} | {} | {} | {:+.2f} | {} |\n", move.cause, move.probe, move.signal,
+                         move.delta, cell(move.why));
+    }
+  }
+  return out;
+}
+
+}  // namespace netdoctor::engine

@@ -1,0 +1,140 @@
+#include "engine/report_causes.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "engine/localize.h"
+#include "engine/next_change.h"
+#include "engine/verdict.h"
+
+namespace netdoctor::engine {
+
+namespace {
+
+constexpr std::size_t k_max_findings_per_signal = 4;
+
+bool same_signal(const Contribution& a, const Contribution& b) {
+  return a.rule->probe == b.rule->probe && a.rule->signal == b.rule->signal;
+}
+
+// Support of `score` not already claimed by a reported cause.
+double own_support(const CauseScore& score, const std::vector<const CauseScore*>& reported) {
+  double own = 0.0;
+  for (const auto& contribution : score.contributions) {
+    if (contribution.delta <= 0.0) {
+      continue;
+    }
+    bool claimed = false;
+    for (const CauseScore* other : reported) {
+      for (const auto& theirs : other->contributions) {
+        if (theirs.delta > 0.0 && same_signal(theirs, contribution)) {
+          claimed = true;
+        }
+      }
+    }
+    if (!claimed) {
+      own += contribution.delta;
+    }
+  }
+  return own;
+}
+
+std::vector<EvidenceItem> evidence_for(const CauseScore& score, const EvidenceBook& book) {
+  std::vector<EvidenceItem> items;
+  std::vector<const Contribution*> ordered;
+  for (const auto& contribution : score.contributions) {
+    if (contribution.delta > 0.0) {
+      ordered.push_back(&contribution);
+    }
+  }
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [](const Contribution* a, const Contribution* b) { return a->delta > b->delta; });
+  for (const Contribution* contribution : ordered) {
+    auto findings = book.matching(contribution->rule->probe, contribution->rule->signal);
+    for (std::size_t i = 0; i < findings.size() && i < k_max_findings_per_signal; ++i) {
+      const probes::Finding& finding = findings[i]->finding;
+      EvidenceItem item;
+      item.probe = findings[i]->probe;
+      item.signal = finding.signal;
+      item.summary = finding.summary.empty() ? finding.signal : finding.summary;
+      // Only the strongest finding of a signal moves the score.
+      item.weight = i == 0 ? contribution->delta : 0.0;
+      item.value = finding.value;
+      item.fleet_normal = finding.fleet_normal;
+      item.unit = finding.unit;
+      items.push_back(std::move(item));
+    }
+    if (findings.size() > k_max_findings_per_signal) {
+      EvidenceItem more;
+      more.probe = contribution->rule->probe;
+      more.signal = contribution->rule->signal;
+      more.summary = fmt::format("... and {} more {} findings", findings.size() -
+                                 k_max_findings_per_signal, contribution->rule->signal);
+      items.push_back(std::move(more));
+    }
+  }
+  return items;
+}
+
+}  // namespace
+
+ReportedCauses report_causes(const std::vector<CauseScore>& scores, const EvidenceBook& book,
+                             const model::Fabric& fabric, int roce_priority) {
+  ReportedCauses out;
+  std::vector<const CauseScore*> reported;
+  std::vector<double> reported_scores;
+  for (const auto& score : scores) {
+    if (score.score() < k_report_score) {
+      continue;
+    }
+    double own = own_support(score, reported) - score.against;
+    if (!reported.empty() && own < k_report_score) {
+      out.explained_away.push_back(
+          fmt::format("{}: its evidence is explained by {}", score.cause->id,
+                      reported.front()->cause->id));
+      continue;
+    }
+    reported.push_back(&score);
+    reported_scores.push_back(reported.size() == 1 ? score.score() : own);
+  }
+  for (std::size_t i = 0; i < reported.size(); ++i) {
+    const CauseScore& score = *reported[i];
+    double rival = 0.0;
+    for (std::size_t j = 0; j < reported.size(); ++j) {
+      if (j != i) {
+        rival = std::max(rival, reported_scores[j]);
+      }
+    }
+    if (reported.size() == 1) {
+      // Alone: the strongest unreported competitor still takes some confidence.
+      for (const auto& other : scores) {
+        if (&other != &score) {
+          rival = std::max(rival, other.score());
+        }
+      }
+    }
+    RankedCause cause;
+    cause.id = score.cause->id;
+    cause.title = score.cause->title;
+    cause.confidence = confidence(reported_scores[i], rival);
+    cause.entities = localize(score, book);
+    cause.evidence = evidence_for(score, book);
+    Placeholders values = placeholders_for(cause.entities, cause.evidence, fabric, roce_priority);
+    for (const auto& step : score.cause->remediation) {
+      cause.remediation.push_back(fill_template(step, values));
+    }
+    cause.next_change = make_next_change(score.cause->next_change, values);
+    out.causes.push_back(std::move(cause));
+  }
+  if (!reported.empty()) {
+    out.top_score = reported.front()->score();
+  }
+  std::stable_sort(out.causes.begin(), out.causes.end(),
+                   [](const RankedCause& a, const RankedCause& b) {
+                     return a.confidence > b.confidence;
+                   });
+  return out;
+}
+
+}  // namespace netdoctor::engine

@@ -1,0 +1,418 @@
+#include "kb/store/postmortem.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "kb/store/change_verdict.h"
+#include "kb/store/database.h"
+#include "kb/store/time_format.h"
+
+namespace netdoctor::kb::store {
+namespace {
+
+struct Event {
+  double at = 0.0;
+  std::string kind;  // "diagnosis", "change", "verification", "rollback", "close"
+  std::string text;
+};
+
+std::string number(std::optional<double> value, const std::string& unit = {}) {
+  if (!value) {
+    return "-";
+  }
+  std::string text = fmt::format("{:.6g}", *value);
+  return unit.empty() ? text : text + " " + unit;
+}
+
+std::string percent(double fraction) { return fmt::format("{:.0f} %", fraction * 100.0); }
+
+std::string diagnosis_line(const DiagnosisRecord& record) {
+  std::string head =
+      record.origin == k_origin_verify && record.change_id
+          ? fmt::format("verification run #{} for change #{} on {}", record.id, *record.change_id,
+                        record.scope)
+          : fmt::format("diagnosis #{} ({}) on {}", record.id, record.symptom, record.scope);
+  if (const CauseRow* top = record.top_cause()) {
+    return fmt::format("{}: {}, top cause {} ({})", head, record.verdict, top->id,
+                       percent(top->confidence));
+  }
+  return fmt::format("{}: {}", head, record.verdict);
+}
+
+std::string change_line(const Change& change) {
+  std::string text = fmt::format("change #{} recorded: {} {} {} -> {}", change.id, change.entity,
+                                 change.variable, change.from, change.to);
+  if (!change.why.empty()) {
+    text += fmt::format(" (why: {})", change.why);
+  }
+  if (!change.forced_note.empty()) {
+    text += fmt::format(" [{}]", change.forced_note);
+  }
+  return text;
+}
+
+std::vector<Event> timeline(const PostmortemData& data) {
+  std::vector<Event> events;
+  events.push_back({data.incident.opened_at, "opened",
+                    fmt::format("incident {} opened: {} on {}", data.incident.id,
+                                data.incident.symptom, data.incident.scope)});
+  for (const DiagnosisRecord& record : data.diagnoses) {
+    events.push_back({record.created_at, "diagnosis", diagnosis_line(record)});
+  }
+  for (const Change& change : data.changes) {
+    events.push_back({change.recorded_at, "change", change_line(change)});
+    if (change.verified_at && change.verdict) {
+      events.push_back({*change.verified_at, "verification",
+                        fmt::format("change #{} verified on {}: {}", change.id,
+                                    change.verify_source, to_string(*change.verdict))});
+    }
+    if (change.rolled_back_at) {
+      events.push_back({*change.rolled_back_at, "rollback",
+                        fmt::format("change #{} rolled back", change.id)});
+    }
+  }
+  if (data.incident.closed_at) {
+    events.push_back({*data.incident.closed_at, "close",
+                      fmt::format("incident closed, cause {}", data.incident.cause_id)});
+  }
+  std::stable_sort(events.begin(), events.end(),
+                   [](const Event& a, const Event& b) { return a.at < b.at; });
+  return events;
+}
+
+struct RootCause {
+  std::string id;
+  std::string how;  // how it was established
+  const CauseRow* row = nullptr;
+};
+
+const DiagnosisRecord* first_diagnosis(const PostmortemData& data) {
+  for (const DiagnosisRecord& record : data.diagnoses) {
+    if (record.origin == k_origin_diagnose) {
+      return &record;
+    }
+  }
+  return nullptr;
+}
+
+// The row of `cause_id` in the latest diagnose run that found it: its evidence decided it.
+const CauseRow* cause_row(const PostmortemData& data, const std::string& cause_id) {
+  for (auto it = data.diagnoses.rbegin(); it != data.diagnoses.rend(); ++it) {
+    if (it->origin != k_origin_diagnose) {
+      continue;
+    }
+    for (const CauseRow& cause : it->causes) {
+      if (cause.id == cause_id) {
+        return &cause;
+      }
+    }
+  }
+  return nullptr;
+}
+
+RootCause root_cause(const PostmortemData& data) {
+  RootCause root;
+  const Incident& incident = data.incident;
+  if (!incident.confirmed_cause.empty() && incident.confirmed_by_change) {
+    root.id = incident.confirmed_cause;
+    root.how = fmt::format("confirmed by change #{}: the symptom was gone after it",
+                           *incident.confirmed_by_change);
+  }
+  if (!incident.cause_id.empty() && incident.cause_id != root.id) {
+    root.how = root.id.empty() ? "named when the incident was closed"
+                               : root.how + fmt::format("; named {} at close", incident.cause_id);
+    root.id = root.id.empty() ? incident.cause_id : root.id;
+  }
+  if (root.id.empty()) {
+    for (auto it = data.diagnoses.rbegin(); it != data.diagnoses.rend(); ++it) {
+      if (it->origin == k_origin_diagnose && it->top_cause() != nullptr) {
+        root.id = it->top_cause()->id;
+        root.how = fmt::format("suspected: top-ranked cause of diagnosis #{}, not yet confirmed",
+                               it->id);
+        break;
+      }
+    }
+  }
+  if (!root.id.empty()) {
+    root.row = cause_row(data, root.id);
+  }
+  return root;
+}
+
+std::string evidence_line(const EvidenceRow& evidence) {
+  std::string line = fmt::format("{} ({}/{})", evidence.summary, evidence.probe, evidence.signal);
+  if (evidence.value) {
+    line += fmt::format(": {}", number(evidence.value, evidence.unit));
+    if (evidence.fleet_normal) {
+      line += fmt::format(", fleet normal {}", number(evidence.fleet_normal, evidence.unit));
+    }
+  }
+  return line;
+}
+
+std::vector<std::string> follow_ups(const PostmortemData& data, const RootCause& root) {
+  std::vector<std::string> items;
+  for (const Change& change : data.changes) {
+    if (change.open()) {
+      items.push_back(fmt::format("verify or roll back change #{} ({} {})", change.id,
+                                  change.entity, change.variable));
+    }
+  }
+  if (!data.incident.closed()) {
+    items.push_back(fmt::format("close the incident: netdoctor incident close {} --cause {} "
+                                "--summary \"...\"",
+                                data.incident.id, root.id.empty() ? "ID" : root.id));
+  }
+  if (root.row != nullptr) {
+    for (const std::string& step : root.row->remediation) {
+      items.push_back(step);
+    }
+  }
+  bool kept_change = std::any_of(data.changes.begin(), data.changes.end(), [](const Change& c) {
+    return c.verdict == ChangeVerdict::Improved && !c.rolled_back_at;
+  });
+  if (kept_change) {
+    items.push_back(
+        "apply the kept change(s) to the fleet's configuration source, then re-run ib_write_bw "
+        "and ib_read_lat and store a new baseline (netdoctor baseline import/capture)");
+  }
+  return items;
+}
+
+nlohmann::json figure_json(const Figure& figure) {
+  nlohmann::json out{{"label", figure.label},
+                     {"unit", figure.unit},
+                     {"lower_is_better", figure.lower_is_better}};
+  out["before"] = figure.before ? nlohmann::json(*figure.before) : nlohmann::json();
+  out["after"] = figure.after ? nlohmann::json(*figure.after) : nlohmann::json();
+  return out;
+}
+
+nlohmann::json evidence_json(const EvidenceRow& evidence) {
+  nlohmann::json out{{"probe", evidence.probe},
+                     {"signal", evidence.signal},
+                     {"summary", evidence.summary},
+                     {"weight", evidence.weight},
+                     {"unit", evidence.unit}};
+  out["value"] = evidence.value ? nlohmann::json(*evidence.value) : nlohmann::json();
+  out["fleet_normal"] =
+      evidence.fleet_normal ? nlohmann::json(*evidence.fleet_normal) : nlohmann::json();
+  return out;
+}
+
+}  // namespace
+
+std::string shell_quote(const std::string& value) {
+  bool plain = !value.empty() && std::all_of(value.begin(), value.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+           std::string_view("_-./:=@%+,").find(c) != std::string_view::npos;
+  });
+  if (plain) {
+    return value;
+  }
+  std::string quoted = "'";
+  for (char c : value) {
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  }
+  return quoted + "'";
+}
+
+std::string reverse_change_arguments(const Change& change) {
+  return fmt::format("--entity {} --var {} --from {} --to {}", shell_quote(change.entity),
+                     shell_quote(change.variable), shell_quote(change.to),
+                     shell_quote(change.from));
+}
+
+Result<PostmortemData> load_postmortem(Database& db, std::int64_t incident_id) {
+  PostmortemData data;
+  auto body = [&]() -> Status {
+    IncidentRepository incidents(db);
+    ChangeRepository changes(db);
+    ND_TRY_ASSIGN(data.incident, incidents.get(incident_id));
+    ND_TRY_ASSIGN(data.diagnoses, incidents.diagnoses(incident_id));
+    ND_TRY_ASSIGN(data.changes, changes.list(incident_id));
+    return {};
+  };
+  ND_TRY(db.read(body));
+  return data;
+}
+
+std::string render_postmortem_markdown(const PostmortemData& data) {
+  const Incident& incident = data.incident;
+  RootCause root = root_cause(data);
+  std::string md = fmt::format("# Postmortem: incident {} ({})\n\n", incident.id, incident.symptom);
+
+  md += "## Summary\n\n";
+  md += incident.summary.empty() ? "No summary yet: the incident is still open.\n\n"
+                                 : incident.summary + "\n\n";
+  md += fmt::format("- Status: {}\n", incident.closed()
+                                          ? "closed " + iso8601_utc(*incident.closed_at)
+                                          : std::string("open"));
+  md += fmt::format("- Opened: {}\n", iso8601_utc(incident.opened_at));
+  md += fmt::format("- Root cause: {}\n\n", root.id.empty() ? "not established" : root.id);
+
+  md += "## Impact\n\n";
+  md += fmt::format("- Symptom: {}\n- Scope: {}\n", incident.symptom, incident.scope);
+  if (const DiagnosisRecord* first = first_diagnosis(data); first && first->top_cause()) {
+    md += "- Measured at the start:\n";
+    for (const EvidenceRow& evidence : first->top_cause()->evidence) {
+      md += fmt::format("  - {}\n", evidence_line(evidence));
+    }
+  }
+  md += "\n## Timeline\n\n| time (UTC) | event |\n|---|---|\n";
+  for (const Event& event : timeline(data)) {
+    md += fmt::format("| {} | {} |\n", iso8601_utc(event.at), event.text);
+  }
+
+  md += "\n## Root cause\n\n";
+  if (root.id.empty()) {
+    md += "Not established.\n";
+  } else {
+    md += fmt::format("**{}**{}: {}.\n", root.id,
+                      root.row != nullptr && !root.row->title.empty() ? " - " + root.row->title
+                                                                      : std::string(),
+                      root.how);
+    if (root.row != nullptr) {
+      if (!root.row->entities.empty()) {
+        md += fmt::format("\nWhere: {}\n", fmt::join(root.row->entities, ", "));
+      }
+      md += "\nEvidence that decided it:\n\n";
+      for (const EvidenceRow& evidence : root.row->evidence) {
+        md += fmt::format("- {}\n", evidence_line(evidence));
+      }
+    }
+  }
+
+  md += "\n## Changes\n\n";
+  if (data.changes.empty()) {
+    md += "No change was recorded.\n";
+  }
+  for (const Change& change : data.changes) {
+    md += fmt::format("### Change #{}: {} {} {} -> {}\n\n", change.id, change.entity,
+                      change.variable, change.from, change.to);
+    md += fmt::format("- Recorded: {}\n", iso8601_utc(change.recorded_at));
+    if (!change.why.empty()) {
+      md += fmt::format("- Why: {}\n", change.why);
+    }
+    if (!change.forced_note.empty()) {
+      md += fmt::format("- Note: {}\n", change.forced_note);
+    }
+    if (change.verdict && change.verified_at) {
+      md += fmt::format("- Verdict: **{}** (verified {} on {})\n", to_string(*change.verdict),
+                        iso8601_utc(*change.verified_at), change.verify_source);
+    } else {
+      md += "- Verdict: not verified\n";
+    }
+    if (change.rolled_back_at) {
+      md += fmt::format("- Rolled back: {}\n", iso8601_utc(*change.rolled_back_at));
+    }
+    if (!change.figures.empty()) {
+      md += "\n| figure | before | after | move |\n|---|---|---|---|\n";
+      for (const Figure& figure : change.figures) {
+        auto move = relative_improvement(figure);
+        md += fmt::format("| {} | {} | {} | {} |\n", figure.label,
+                          number(figure.before, figure.unit),
+                          figure.after ? number(figure.after, figure.unit)
+                                       : std::string("no longer found"),
+                          move ? fmt::format("{:+.1f} % better", *move * 100.0) : "-");
+      }
+    }
+    md += "\n";
+  }
+
+  md += "## Rolled back\n\n";
+  bool any_rollback = false;
+  for (const Change& change : data.changes) {
+    if (change.rolled_back_at) {
+      any_rollback = true;
+      md += fmt::format("- change #{} ({} {}), undone with: `netdoctor change record --incident {} "
+                        "{}`\n",
+                        change.id, change.entity, change.variable, incident.id,
+                        reverse_change_arguments(change));
+    }
+  }
+  if (!any_rollback) {
+    md += "Nothing was rolled back.\n";
+  }
+
+  md += "\n## Follow-ups\n\n";
+  auto items = follow_ups(data, root);
+  if (items.empty()) {
+    md += "None.\n";
+  }
+  for (const std::string& item : items) {
+    md += fmt::format("- [ ] {}\n", item);
+  }
+  return md;
+}
+
+nlohmann::json render_postmortem_json(const PostmortemData& data) {
+  const Incident& incident = data.incident;
+  RootCause root = root_cause(data);
+  nlohmann::json out{{"format", "netdoctor-postmortem"}, {"version", 1}};
+  out["incident"] = {{"id", incident.id},
+                     {"symptom", incident.symptom},
+                     {"scope", incident.scope},
+                     {"opened_at", iso8601_utc(incident.opened_at)},
+                     {"status", incident.closed() ? "closed" : "open"},
+                     {"summary", incident.summary}};
+  out["incident"]["closed_at"] =
+      incident.closed_at ? nlohmann::json(iso8601_utc(*incident.closed_at)) : nlohmann::json();
+  nlohmann::json impact = {{"symptom", incident.symptom}, {"scope", incident.scope}};
+  impact["figures"] = nlohmann::json::array();
+  if (const DiagnosisRecord* first = first_diagnosis(data); first && first->top_cause()) {
+    for (const EvidenceRow& evidence : first->top_cause()->evidence) {
+      impact["figures"].push_back(evidence_json(evidence));
+    }
+  }
+  out["impact"] = impact;
+  out["timeline"] = nlohmann::json::array();
+  for (const Event& event : timeline(data)) {
+    out["timeline"].push_back(
+        {{"time", iso8601_utc(event.at)}, {"kind", event.kind}, {"event", event.text}});
+  }
+  nlohmann::json cause = {{"id", root.id}, {"how", root.how}};
+  cause["evidence"] = nlohmann::json::array();
+  if (root.row != nullptr) {
+    cause["title"] = root.row->title;
+    cause["entities"] = root.row->entities;
+    for (const EvidenceRow& evidence : root.row->evidence) {
+      cause["evidence"].push_back(evidence_json(evidence));
+    }
+  }
+  out["root_cause"] = root.id.empty() ? nlohmann::json() : cause;
+  out["changes"] = nlohmann::json::array();
+  out["rolled_back"] = nlohmann::json::array();
+  for (const Change& change : data.changes) {
+    nlohmann::json item{{"id", change.id},
+                        {"recorded_at", iso8601_utc(change.recorded_at)},
+                        {"entity", change.entity},
+                        {"variable", change.variable},
+                        {"from", change.from},
+                        {"to", change.to},
+                        {"why", change.why},
+                        {"forced_note", change.forced_note},
+                        {"verify_source", change.verify_source}};
+    item["verdict"] = change.verdict ? nlohmann::json(to_string(*change.verdict)) : nlohmann::json();
+    item["verified_at"] =
+        change.verified_at ? nlohmann::json(iso8601_utc(*change.verified_at)) : nlohmann::json();
+    item["rolled_back_at"] = change.rolled_back_at
+                                 ? nlohmann::json(iso8601_utc(*change.rolled_back_at))
+                                 : nlohmann::json();
+    item["figures"] = nlohmann::json::array();
+    for (const Figure& figure : change.figures) {
+      item["figures"].push_back(figure_json(figure));
+    }
+    out["changes"].push_back(item);
+    if (change.rolled_back_at) {
+      out["rolled_back"].push_back(
+          {{"change", change.id}, {"reverse", reverse_change_arguments(change)}});
+    }
+  }
+  out["follow_ups"] = follow_ups(data, root);
+  return out;
+}
+
+}  // namespace netdoctor::kb::store

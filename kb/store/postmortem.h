@@ -1,0 +1,36 @@
+// The postmortem of an incident, written from the stored records only: summary, impact,
+// timeline, root cause with the evidence that decided it, every change with its figures and
+// verdict, what was rolled back, and follow-ups.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "base/result.h"
+#include "kb/store/change_repository.h"
+#include "kb/store/incident_repository.h"
+
+namespace netdoctor::kb::store {
+
+class Database;
+
+struct PostmortemData {
+  Incident incident;
+  std::vector<DiagnosisRecord> diagnoses;  // oldest first
+  std::vector<Change> changes;             // oldest first
+};
+
+Result<PostmortemData> load_postmortem(Database& db, std::int64_t incident_id);
+
+std::string render_postmortem_markdown(const PostmortemData& data);
+nlohmann::json render_postmortem_json(const PostmortemData& data);
+
+// The change that undoes `change`, as a command line: "--entity E --var V --from NEW --to OLD".
+std::string reverse_change_arguments(const Change& change);
+// Quotes a value for a POSIX shell when it needs it.
+std::string shell_quote(const std::string& value);
+
+}  // namespace netdoctor::kb::store

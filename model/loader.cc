@@ -1,0 +1,202 @@
+// load_fabric: every host (optionally on a few threads), every switch, the perftest runs, then
+// the NIC-to-switch-port cross-fill from the switches' LLDP tables.
+#include "model/loader.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <thread>
+
+#include "base/strings.h"
+#include "model/source_reading.h"
+#include "parsers/perftest.h"
+
+namespace netdoctor::model {
+namespace {
+
+std::string fabric_name(const Bundle& bundle) {
+  if (bundle.manifest_json) {
+    auto manifest = nlohmann::json::parse(*bundle.manifest_json, nullptr, false);
+    if (manifest.is_object() && manifest.contains("cluster") && manifest["cluster"].is_string()) {
+      return manifest["cluster"].get<std::string>();
+    }
+  }
+  std::string name = bundle.path;
+  while (!name.empty() && name.back() == '/') {
+    name.pop_back();
+  }
+  if (auto slash = name.rfind('/'); slash != std::string::npos) {
+    name = name.substr(slash + 1);
+  }
+  for (std::string_view suffix : {".tar.gz", ".tgz", ".tar.xz", ".tar"}) {
+    if (ends_with(name, suffix)) {
+      name.resize(name.size() - suffix.size());
+      break;
+    }
+  }
+  return name;
+}
+
+// "ib_write_bw_-d_mlx5_0_--report_gbits_node02" -> "ib_write_bw".
+std::string test_from_name(std::string_view name) {
+  std::size_t end = 0;
+  for (auto token : split(name, '_')) {
+    end += token.size();
+    if (token == "bw" || token == "lat") {
+      return std::string(name.substr(0, end));
+    }
+    ++end;  // the '_'
+  }
+  auto dash = name.find("_-");
+  return std::string(name.substr(0, dash));
+}
+
+// The "-d <dev>" / "--ib-dev=<dev>" argument of a mangled command line.
+std::string device_from_name(std::string_view name, std::string_view server) {
+  for (std::string_view flag : {"_-d_", "_--ib-dev_"}) {
+    auto pos = name.find(flag);
+    if (pos == std::string_view::npos) {
+      continue;
+    }
+    auto rest = name.substr(pos + flag.size());
+    rest = rest.substr(0, rest.find("_-"));
+    if (!server.empty() && ends_with(rest, server) && rest.size() > server.size() &&
+        rest[rest.size() - server.size() - 1] == '_') {
+      rest.remove_suffix(server.size() + 1);
+    }
+    return std::string(rest);
+  }
+  return {};
+}
+
+void load_hosts(const Bundle& bundle, const CounterTable& counters, int threads,
+                std::vector<Host>& hosts, std::vector<std::vector<Problem>>& problems) {
+  const std::size_t count = bundle.hosts.size();
+  hosts.resize(count);
+  problems.resize(count);
+  auto work = [&](std::size_t first, std::size_t stride) {
+    for (std::size_t i = first; i < count; i += stride) {
+      hosts[i] = load_host(bundle.hosts[i].name, bundle.hosts[i].samples, counters, problems[i]);
+    }
+  };
+  const auto workers = static_cast<std::size_t>(std::max(1, threads));
+  if (workers == 1 || count < 2) {
+    work(0, 1);
+    return;
+  }
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < workers; ++t) {
+    pool.emplace_back(work, t, workers);
+  }
+  work(0, workers);
+  for (auto& thread : pool) {
+    thread.join();
+  }
+}
+
+}  // namespace
+
+PerftestResult load_perftest(const PerftestFile& file, std::vector<Problem>& problems) {
+  PerftestResult result;
+  result.client = file.client;
+  result.server = file.server;
+  result.baseline = file.baseline;
+  result.file = file.display_path;
+  result.test = test_from_name(file.name);
+  result.device = device_from_name(file.name, file.server);
+  const std::string source = file.baseline ? "perftest-baseline" : "perftest";
+  auto parsed = parsers::parse_perftest(file.text);
+  if (!parsed.ok()) {
+    result.error = "output not understood: " + parsed.error().message;
+    problems.push_back(Problem{"host:" + file.client, source,
+                               make_error(ErrorCode::Parse, parsed.error().message,
+                                          file.display_path)});
+    return result;
+  }
+  const auto& run = *parsed;
+  if (!run.device.empty()) {
+    result.device = run.device;
+  }
+  if (!run.errors.empty()) {
+    result.error = run.errors.front().message;
+  }
+  if (!run.bw_rows.empty()) {
+    const auto& row = run.bw_rows.back();  // the largest message size, where bandwidth peaks
+    result.ok = true;
+    result.msg_bytes = row.bytes;
+    result.bw_avg_gbps = row.bw_average_gbps;
+    result.bw_peak_gbps = row.bw_peak_gbps.value_or(0.0);
+    result.msg_rate_mpps = row.msg_rate_mpps;
+  }
+  if (!run.lat_rows.empty()) {
+    const auto& row = run.lat_rows.front();  // the smallest message size: the latency figure
+    result.ok = true;
+    result.msg_bytes = row.bytes;
+    result.lat_typical_us = row.t_typical_us;
+    result.lat_avg_us = row.t_avg_us;
+    result.lat_p99_us = row.p99_us;
+  }
+  return result;
+}
+
+void cross_fill_switch_ports(Fabric& fabric) {
+  for (const auto& sw : fabric.switches) {
+    for (const auto& port : sw.ports) {
+      if (port.peer_device.empty()) {
+        continue;
+      }
+      auto host = std::lower_bound(
+          fabric.hosts.begin(), fabric.hosts.end(), port.peer_device,
+          [](const Host& h, const std::string& name) { return h.name < name; });
+      if (host == fabric.hosts.end() || host->name != port.peer_device) {
+        continue;
+      }
+      for (auto& nic : host->nics) {
+        if (!nic.switch_name.empty() || nic.netdev.empty() || nic.netdev != port.peer_port) {
+          continue;
+        }
+        nic.switch_name = sw.name;
+        nic.switch_port = port.name;
+        record_source(nic.sources, "show lldp table", Availability::Observed);
+      }
+    }
+  }
+}
+
+Result<Fabric> load_fabric(const Bundle& bundle, const LoadOptions& options) {
+  std::optional<CounterTable> builtin;
+  const CounterTable* counters = options.counters;
+  if (counters == nullptr) {
+    auto table = CounterTable::builtin();
+    if (!table.ok()) {
+      return table.error();
+    }
+    builtin = std::move(table).value();
+    counters = &*builtin;
+  }
+
+  Fabric fabric;
+  fabric.name = fabric_name(bundle);
+  for (const auto& error : bundle.problems) {
+    fabric.problems.push_back(Problem{"", "bundle", error});
+  }
+
+  std::vector<std::vector<Problem>> host_problems;
+  load_hosts(bundle, *counters, options.threads, fabric.hosts, host_problems);
+  for (auto& list : host_problems) {
+    std::move(list.begin(), list.end(), std::back_inserter(fabric.problems));
+  }
+  for (const auto& capture : bundle.switches) {
+    fabric.switches.push_back(load_switch(capture.name, capture.samples, fabric.problems));
+  }
+  for (const auto& file : bundle.perftests) {
+    fabric.perftests.push_back(load_perftest(file, fabric.problems));
+  }
+  auto by_name = [](const auto& a, const auto& b) { return a.name < b.name; };
+  std::stable_sort(fabric.hosts.begin(), fabric.hosts.end(), by_name);
+  std::stable_sort(fabric.switches.begin(), fabric.switches.end(), by_name);
+  cross_fill_switch_ports(fabric);
+  return fabric;
+}
+
+}  // namespace netdoctor::model

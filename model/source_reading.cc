@@ -1,0 +1,83 @@
+#include "model/source_reading.h"
+
+namespace netdoctor::model {
+namespace {
+
+int rank(Availability availability) {
+  switch (availability) {
+    case Availability::Absent:
+      return 0;
+    case Availability::Observed:
+      return 1;
+    case Availability::Unreadable:
+    case Availability::Malformed:
+      return 2;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void record_source(SourceMap& map, const std::string& source, Availability availability,
+                   std::string detail) {
+  auto [it, inserted] = map.try_emplace(source, SourceState{availability, detail});
+  if (!inserted && rank(availability) > rank(it->second.availability)) {
+    it->second = SourceState{availability, std::move(detail)};
+  }
+}
+
+std::optional<std::string> SourceLog::handle(Result<std::string> result, const std::string& where,
+                                             const std::string& source, SourceMap& map) {
+  if (result.ok()) {
+    record_source(map, source, Availability::Observed);
+    return std::move(result).value();
+  }
+  const Error& error = result.error();
+  if (error.code == ErrorCode::NotFound) {
+    record_source(map, source, Availability::Absent, where + ": not captured");
+    return std::nullopt;
+  }
+  Error named = error;
+  named.context = where;
+  record_source(map, source, Availability::Unreadable, named.describe());
+  m_problems.push_back(Problem{m_entity, source, std::move(named)});
+  return std::nullopt;
+}
+
+std::optional<std::string> SourceLog::read_file(const SampleSource& sample, std::string_view path,
+                                                const std::string& source, SourceMap& map) {
+  auto result = sample.read_file(path);
+  if (result.ok()) {  // the common case: no display path built
+    record_source(map, source, Availability::Observed);
+    return std::move(result).value();
+  }
+  return handle(std::move(result), sample.display_path(path), source, map);
+}
+
+std::optional<std::string> SourceLog::command(const SampleSource& sample,
+                                              const std::vector<std::string>& argv,
+                                              const std::string& source, SourceMap& map) {
+  auto result = sample.command(argv);
+  if (result.ok()) {
+    record_source(map, source, Availability::Observed);
+    return std::move(result).value();
+  }
+  return handle(std::move(result), sample.display_command(argv), source, map);
+}
+
+void SourceLog::malformed(const std::string& source, const std::string& where, const Error& error,
+                          SourceMap& map) {
+  Error named = make_error(ErrorCode::Parse, error.message, where);
+  record_source(map, source, Availability::Malformed, named.describe());
+  m_problems.push_back(Problem{m_entity, source, std::move(named)});
+}
+
+void SourceLog::observed(const std::string& source, SourceMap& map) {
+  record_source(map, source, Availability::Observed);
+}
+
+void SourceLog::problem(const std::string& source, Error error) {
+  m_problems.push_back(Problem{m_entity, source, std::move(error)});
+}
+
+}  // namespace netdoctor::model

@@ -1,0 +1,48 @@
+// Reading one data source of a sample and classifying the outcome, shared by the host and
+// switch loaders: NotFound is Absent (never zero, never a problem); other read errors are
+// Unreadable; a parser's refusal is Malformed. Both of the latter become Problems.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "base/sample_source.h"
+#include "model/fabric.h"
+
+namespace netdoctor::model {
+
+// Collects availability and problems for one entity (a host or a switch).
+class SourceLog {
+ public:
+  SourceLog(std::string entity, std::vector<Problem>& problems)
+      : m_entity(std::move(entity)), m_problems(problems) {}
+
+  // A file by absolute path; nullopt (and the outcome logged under `source` into `map`)
+  // when it could not be read.
+  std::optional<std::string> read_file(const SampleSource& sample, std::string_view path,
+                                       const std::string& source, SourceMap& map);
+  std::optional<std::string> command(const SampleSource& sample,
+                                     const std::vector<std::string>& argv,
+                                     const std::string& source, SourceMap& map);
+  // Records that content read from `where` did not parse.
+  void malformed(const std::string& source, const std::string& where, const Error& error,
+                 SourceMap& map);
+  void observed(const std::string& source, SourceMap& map);
+  void problem(const std::string& source, Error error);
+  const std::string& entity() const { return m_entity; }
+
+ private:
+  std::optional<std::string> handle(Result<std::string> result, const std::string& where,
+                                    const std::string& source, SourceMap& map);
+  std::string m_entity;
+  std::vector<Problem>& m_problems;
+};
+
+// Keeps the most telling state per source: a problem over Observed over Absent.
+void record_source(SourceMap& map, const std::string& source, Availability availability,
+                   std::string detail = {});
+
+}  // namespace netdoctor::model

@@ -1,0 +1,33 @@
+// `rdma link show`: one line per RDMA port: "link mlx5_0/1 state ACTIVE physical_state LINK_UP netdev x".
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+
+namespace netdoctor::parsers {
+
+struct RdmaLink {
+  std::string device;          // "mlx5_0"
+  std::uint32_t port = 0;      // 1
+  std::string state;           // "ACTIVE", "DOWN", ...
+  std::string physical_state;  // "LINK_UP", "DISABLED", ...
+  std::string netdev;          // empty when the port has none
+  std::map<std::string, std::string> fields;  // every name/value pair after "link dev/port"
+};
+
+struct RdmaLinks {
+  std::vector<RdmaLink> links;
+};
+
+Result<RdmaLinks> parse_rdma_link(std::string_view text);
+
+nlohmann::json to_json(const RdmaLinks& links);
+
+}  // namespace netdoctor::parsers

@@ -1,0 +1,107 @@
+#include "parsers/registry.h"
+
+#include <algorithm>
+#include <string>
+
+#include "parsers/chronyc_tracking.h"
+#include "parsers/ethtool_info.h"
+#include "parsers/ethtool_link.h"
+#include "parsers/ethtool_stats.h"
+#include "parsers/ibv_devinfo.h"
+#include "parsers/ip_address.h"
+#include "parsers/lldpcli_json.h"
+#include "parsers/mlnx_qos.h"
+#include "parsers/nccl_tests.h"
+#include "parsers/perftest.h"
+#include "parsers/rdma_link.h"
+#include "parsers/sonic_interfaces_counters.h"
+#include "parsers/sonic_interfaces_status.h"
+#include "parsers/sonic_lldp_table.h"
+#include "parsers/sonic_pfc_counters.h"
+#include "parsers/sonic_queue_counters.h"
+
+namespace netdoctor::parsers {
+namespace {
+
+using Converter = Result<nlohmann::json> (*)(std::string_view);
+
+template <typename Record, Result<Record> (*Parse)(std::string_view)>
+Result<nlohmann::json> convert(std::string_view text) {
+  auto record = Parse(text);
+  if (!record.ok()) {
+    return record.error();
+  }
+  return to_json(record.value());
+}
+
+struct Entry {
+  ParserKind kind;
+  Converter convert;
+};
+
+const std::vector<Entry>& entries() {
+  static const std::vector<Entry> k_entries = {
+      {{"ethtool-stats", "ethtool -S <if>: driver counters (any driver, fragments accepted)"},
+       convert<EthtoolStats, parse_ethtool_stats>},
+      {{"ethtool-info", "ethtool -i <if>: driver, version, firmware, bus-info"},
+       convert<EthtoolInfo, parse_ethtool_info>},
+      {{"ethtool-link", "ethtool <if>: speed, duplex, link modes, FEC, link detected"},
+       convert<EthtoolLink, parse_ethtool_link>},
+      {{"ip-address", "ip [-d] address|link: interfaces, flags, MTU, state, MAC, addresses"},
+       convert<IpAddressList, parse_ip_address>},
+      {{"ibv-devinfo", "ibv_devinfo [-v] (or ibstat): HCAs, ports, state, MTU, speed, GIDs"},
+       convert<IbvDevinfo, parse_ibv_devinfo>},
+      {{"rdma-link", "rdma link show: device/port, state, physical state, netdev"},
+       convert<RdmaLinks, parse_rdma_link>},
+      {{"mlnx-qos", "mlnx_qos -i <if>: trust, dscp2prio, buffers, PFC, traffic classes"},
+       convert<MlnxQos, parse_mlnx_qos>},
+      {{"chronyc-tracking", "chronyc tracking: reference, stratum, offsets (+fast/-slow), leap"},
+       convert<ChronyTracking, parse_chronyc_tracking>},
+      {{"lldpcli-json", "lldpcli show neighbors -f json: neighbour per local interface"},
+       convert<LldpNeighbors, parse_lldpcli_json>},
+      {{"perftest", "perftest ib_*_bw / ib_*_lat: parameters, addresses, results, errors"},
+       convert<PerftestResult, parse_perftest>},
+      {{"sonic-interfaces-counters", "SONiC show interfaces counters: per-port packets, rates"},
+       convert<SonicInterfacesCounters, parse_sonic_interfaces_counters>},
+      {{"sonic-interfaces-status", "SONiC show interfaces status: speed, MTU, FEC, oper/admin"},
+       convert<SonicInterfacesStatus, parse_sonic_interfaces_status>},
+      {{"sonic-pfc-counters", "SONiC show pfc counters: PFC0..7 frames received and sent"},
+       convert<SonicPfcCounters, parse_sonic_pfc_counters>},
+      {{"sonic-queue-counters", "SONiC show queue counters: per-queue packets, bytes, drops"},
+       convert<SonicQueueCounters, parse_sonic_queue_counters>},
+      {{"sonic-lldp-table", "SONiC show lldp table: local port to remote device/port"},
+       convert<SonicLldpTable, parse_sonic_lldp_table>},
+      {{"nccl-tests", "nccl-tests *_perf: rows, bus bandwidth, failures, NET/IB devices"},
+       convert<NcclTestsResult, parse_nccl_tests>},
+  };
+  return k_entries;
+}
+
+}  // namespace
+
+const std::vector<ParserKind>& parser_kinds() {
+  static const std::vector<ParserKind> k_kinds = [] {
+    std::vector<ParserKind> kinds;
+    for (const auto& entry : entries()) {
+      kinds.push_back(entry.kind);
+    }
+    return kinds;
+  }();
+  return k_kinds;
+}
+
+bool is_parser_kind(std::string_view kind) {
+  const auto& all = entries();
+  return std::any_of(all.begin(), all.end(), [kind](const Entry& e) { return e.kind.name == kind; });
+}
+
+Result<nlohmann::json> parse_to_json(std::string_view kind, std::string_view text) {
+  for (const auto& entry : entries()) {
+    if (entry.kind.name == kind) {
+      return entry.convert(text);
+    }
+  }
+  return make_error(ErrorCode::InvalidArgument, "unknown parser kind '" + std::string(kind) + "'");
+}
+
+}  // namespace netdoctor::parsers

@@ -1,0 +1,111 @@
+#include "sim/sim_config.h"
+
+#include <algorithm>
+
+#include "base/strings.h"
+#include "sim/faults/fault_table.h"
+
+namespace netdoctor::sim {
+
+const std::vector<std::string>& known_symptoms() {
+  static const std::vector<std::string> k_symptoms = {
+      "slowdown", "low-utilization", "asymmetric-bandwidth", "timeouts", "high-latency", "auto"};
+  return k_symptoms;
+}
+
+Result<double> parse_oversubscription(const std::string& text) {
+  const std::vector<std::string_view> parts = split(trim(text), ':');
+  std::vector<double> values;
+  for (const std::string_view part : parts) {
+    const std::optional<double> value = parse_double(part);
+    if (!value || *value <= 0.0) {
+      return make_error(ErrorCode::InvalidArgument,
+                        "oversubscription must look like 1:3, 3:1 or 3", text);
+    }
+    values.push_back(*value);
+  }
+  if (values.empty() || values.size() > 2) {
+    return make_error(ErrorCode::InvalidArgument, "oversubscription must look like 1:3, 3:1 or 3",
+                      text);
+  }
+  if (values.size() == 1) {
+    return std::max(values[0], 1.0);
+  }
+  // Either order: the ratio of the larger to the smaller side (a leaf never has more uplink
+  // than it can use in the simulator).
+  return std::max(values[0], values[1]) / std::min(values[0], values[1]);
+}
+
+Result<std::vector<Vendor>> parse_vendors(const std::string& text) {
+  std::vector<Vendor> vendors;
+  for (const std::string_view raw : split(text, ',')) {
+    const std::string name = to_lower(trim(raw));
+    if (name == "mlx5" || name == "mellanox" || name == "nvidia") {
+      vendors.push_back(Vendor::Mlx5);
+    } else if (name == "bnxt" || name == "broadcom" || name == "bnxt_re") {
+      vendors.push_back(Vendor::Bnxt);
+    } else {
+      return make_error(ErrorCode::InvalidArgument,
+                        "unknown NIC vendor '" + name + "' (known: mlx5, bnxt)", text);
+    }
+  }
+  if (vendors.empty()) {
+    return make_error(ErrorCode::InvalidArgument, "no NIC vendor given", text);
+  }
+  return vendors;
+}
+
+FaultRequest parse_fault_request(const std::string& text) {
+  const size_t at = text.find('@');
+  if (at == std::string::npos) {
+    return {text, ""};
+  }
+  return {text.substr(0, at), text.substr(at + 1)};
+}
+
+Status validate_config(const SimConfig& config) {
+  if (config.hosts == 0) {
+    return make_error(ErrorCode::InvalidArgument, "--hosts must be at least 1");
+  }
+  if (config.hosts > 100000) {
+    return make_error(ErrorCode::InvalidArgument, "--hosts above 100000 is not supported");
+  }
+  if (config.nics_per_host == 0 || config.nics_per_host > 16) {
+    return make_error(ErrorCode::InvalidArgument, "--nics must be between 1 and 16");
+  }
+  if (config.samples == 0 || config.samples > 1000) {
+    return make_error(ErrorCode::InvalidArgument, "--samples must be between 1 and 1000");
+  }
+  if (!(config.interval_s > 0.0) || config.interval_s > 86400.0) {
+    return make_error(ErrorCode::InvalidArgument, "--interval must be between 0 and 86400 s");
+  }
+  if (config.vendors.empty()) {
+    return make_error(ErrorCode::InvalidArgument, "no NIC vendor given");
+  }
+  if (config.oversubscription < 1.0) {
+    return make_error(ErrorCode::InvalidArgument, "oversubscription below 1:1");
+  }
+  if (config.faults.size() > 2) {
+    return make_error(ErrorCode::InvalidArgument, "at most two faults can be combined");
+  }
+  for (const FaultRequest& fault : config.faults) {
+    if (find_fault(fault.id) == nullptr) {
+      return make_error(ErrorCode::InvalidArgument,
+                        "unknown fault id '" + fault.id + "' (known: " + join(fault_ids(), ", ") +
+                            ")");
+    }
+  }
+  if (config.faults.size() == 2 && config.faults[0].id == config.faults[1].id) {
+    return make_error(ErrorCode::InvalidArgument, "the same fault given twice");
+  }
+  if (!config.symptom.empty() &&
+      std::find(known_symptoms().begin(), known_symptoms().end(), config.symptom) ==
+          known_symptoms().end()) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "unknown symptom '" + config.symptom + "' (known: " +
+                          join(known_symptoms(), ", ") + ")");
+  }
+  return {};
+}
+
+}  // namespace netdoctor::sim

@@ -1,0 +1,47 @@
+// What the user asks the simulator for: fabric size and shape, faults, seed. Validated by
+// validate_config() before anything is built.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+
+namespace netdoctor::sim {
+
+enum class Vendor { Mlx5, Bnxt };
+
+struct FaultRequest {
+  std::string id;      // a cause id of spec/diagnosis.md, or "healthy"
+  std::string entity;  // "" = chosen by the seed; else an entity name ("nic:h/dev", "leaf1", ...)
+};
+
+struct SimConfig {
+  std::size_t hosts = 8;
+  std::size_t nics_per_host = 4;
+  std::size_t hosts_per_leaf = 0;   // 0 = 16 NIC ports per leaf (at least one host)
+  double oversubscription = 1.0;    // downlink : uplink capacity of every leaf
+  std::vector<Vendor> vendors = {Vendor::Mlx5};
+  std::size_t samples = 2;
+  double interval_s = 30.0;
+  std::vector<FaultRequest> faults;  // empty = healthy
+  std::uint64_t seed = 1;
+  std::string symptom;  // "" = the usual symptom of the first fault
+  std::string name;     // scenario name; "" = derived from the faults
+};
+
+// "1:3", "3:1" or "3" -> 3 (downlink capacity per unit of uplink capacity; never below 1).
+Result<double> parse_oversubscription(const std::string& text);
+// "mlx5,bnxt" -> vendors. InvalidArgument names the unknown vendor.
+Result<std::vector<Vendor>> parse_vendors(const std::string& text);
+// "pfc-storm@nic:node01/mlx5_0" -> {id, entity}.
+FaultRequest parse_fault_request(const std::string& text);
+
+// InvalidArgument for impossible requests: 0 hosts/NICs/samples, unknown fault id, more than
+// two faults, non-positive interval, unknown symptom.
+Status validate_config(const SimConfig& config);
+
+const std::vector<std::string>& known_symptoms();
+
+}  // namespace netdoctor::sim

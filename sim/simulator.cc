@@ -1,0 +1,220 @@
+#include "sim/simulator.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "base/strings.h"
+#include "sim/counter_clock.h"
+#include "sim/faults/fault_table.h"
+#include "sim/perftest_model.h"
+#include "sim/traffic.h"
+#include "sim/writers/host_writers.h"
+#include "sim/writers/sonic_writer.h"
+
+namespace netdoctor::sim {
+namespace {
+
+constexpr std::uint64_t k_traffic_stream = 0x7f4a7c159e3779b9ull;
+
+Status write_host(const Fabric& fabric, const Host& host, TreeWriter& writer,
+                  const std::string& prefix, std::size_t& files) {
+  const std::vector<double> times = sample_times(fabric, host.name);
+  std::vector<std::vector<double>> elapsed;
+  for (const Nic& nic : host.nics) {
+    elapsed.push_back(traffic_elapsed(fabric, nic_link_key(host, nic), times));
+  }
+  Status status;
+  const auto put = [&](const std::string& path, std::string_view content) {
+    if (status.ok()) {
+      status = writer.write_file(path, content);
+      ++files;
+    }
+  };
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    const std::string dir = prefix + "hosts/" + host.name + "/" + sample_name(fabric, k) + "/";
+    const double host_time = times[k] + host.clock_offset_s;
+    put(dir + "captured_at", fmt::format("{:.6f}\n", host_time));
+    for (std::size_t n = 0; n < host.nics.size(); ++n) {
+      const Nic& nic = host.nics[n];
+      const NicSnapshot counters(nic.rates, nic.history, host.uptime_s, times[k] - times[0],
+                                 elapsed[n][k]);
+      sysfs_files(nic, host, counters, [&](std::string_view path, std::string_view content) {
+        put(dir + std::string(path), content);
+      });
+      const std::string net = dir + "sos_commands/networking/";
+      put(net + "ethtool_-S_" + nic.netdev, ethtool_stats(fabric, nic, counters, k));
+      put(net + "ethtool_-i_" + nic.netdev, ethtool_info(nic));
+      put(net + "ethtool_" + nic.netdev, ethtool_settings(nic));
+      if (nic.vendor == Vendor::Mlx5) {
+        put(dir + "sos_commands/mellanox/mlnx_qos_-i_" + nic.netdev, mlnx_qos(nic));
+      }
+    }
+    put(dir + "sos_commands/networking/ip_-d_address", ip_address(host));
+    put(dir + "sos_commands/infiniband/ibv_devinfo_-v", ibv_devinfo(host));
+    put(dir + "sos_commands/infiniband/rdma_link_show", rdma_link_show(host));
+    put(dir + "sos_commands/chrony/chronyc_tracking",
+        chronyc_tracking(fabric, host, host_time, k));
+    put(dir + "sos_commands/lldp/lldpcli_show_neighbors_-f_json", lldp_neighbors(fabric, host));
+  }
+  return status;
+}
+
+Status write_switch(const Fabric& fabric, const Switch& sw, TreeWriter& writer,
+                    const std::string& prefix, std::size_t& files) {
+  const std::vector<double> times = sample_times(fabric, sw.name);
+  std::vector<std::string> keys;
+  std::vector<std::vector<double>> elapsed;
+  for (const Port& port : sw.ports) {
+    keys.push_back(port.kind == PortKind::HostFacing
+                       ? nic_link_key(fabric.hosts[port.peer_host],
+                                      fabric.hosts[port.peer_host].nics[port.peer_nic])
+                       : uplink_key(fabric, sw, port));
+    elapsed.push_back(traffic_elapsed(fabric, keys.back(), times));
+  }
+  const std::string lldp = show_lldp_table(fabric, sw);
+  const std::string status_table = show_interfaces_status(sw);
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    std::vector<PortSample> ports;
+    ports.reserve(sw.ports.size());
+    for (std::size_t p = 0; p < sw.ports.size(); ++p) {
+      ports.push_back({PortSnapshot(sw.ports[p].rates, sw.ports[p].history, sw.uptime_s,
+                                    times[k] - times[0], elapsed[p][k]),
+                       traffic_factor(fabric, keys[p], k)});
+    }
+    const std::string dir = prefix + "switches/" + sw.name + "/" + sample_name(fabric, k) + "/";
+    const std::string sonic = dir + "sos_commands/sonic/";
+    const std::pair<std::string, std::string> outputs[] = {
+        {dir + "captured_at", fmt::format("{:.3f}\n", times[k])},
+        {sonic + "show_interfaces_counters", show_interfaces_counters(sw, ports)},
+        {sonic + "show_interfaces_status", status_table},
+        {sonic + "show_pfc_counters", show_pfc_counters(sw, ports, fabric.roce_priority)},
+        {sonic + "show_queue_counters", show_queue_counters(sw, ports, fabric.roce_priority)},
+        {sonic + "show_lldp_table", lldp},
+    };
+    for (const auto& [path, content] : outputs) {
+      ND_TRY(writer.write_file(path, content));
+      ++files;
+    }
+  }
+  return {};
+}
+
+Status write_perftest(const Fabric& fabric, TreeWriter& writer, const std::string& prefix,
+                      std::size_t& files) {
+  for (const bool baseline : {false, true}) {
+    const std::string root = prefix + (baseline ? "perftest-baseline/" : "perftest/");
+    for (const PerftestResult& run : measure_perftest(fabric, baseline)) {
+      const std::string dir =
+          root + fabric.hosts[run.client].name + "__" + fabric.hosts[run.server].name + "/";
+      ND_TRY(writer.write_file(dir + write_bw_name(fabric, run),
+                               write_bw_output(fabric, run, baseline)));
+      ND_TRY(writer.write_file(dir + read_lat_name(fabric, run),
+                               read_lat_output(fabric, run, baseline)));
+      files += 2;
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<Simulation> simulate(const SimConfig& config) {
+  ND_TRY(validate_config(config));
+  const bool has_healthy = std::any_of(config.faults.begin(), config.faults.end(),
+                                       [](const FaultRequest& f) { return f.id == "healthy"; });
+  if (has_healthy && config.faults.size() > 1) {
+    return make_error(ErrorCode::InvalidArgument, "healthy cannot be combined with a fault");
+  }
+  Simulation sim;
+  sim.fabric = build_topology(config, config.seed);
+  Fabric& fabric = sim.fabric;
+  Rng rng(config.seed ^ k_traffic_stream);
+
+  std::vector<FaultContext> contexts;
+  std::vector<const FaultSpec*> specs;
+  for (const FaultRequest& request : config.faults) {
+    if (request.id == "healthy") {
+      continue;
+    }
+    specs.push_back(find_fault(request.id));
+    contexts.push_back(FaultContext{fabric, rng, request.entity, {}, k_none, {}});
+  }
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const Status prepared = specs[i]->prepare(contexts[i]);
+    if (!prepared.ok()) {
+      Error error = prepared.error();
+      error.message = std::string(specs[i]->id) + ": " + error.message;
+      return error;
+    }
+  }
+  seed_base_rates(fabric, rng);
+  derive_links(fabric);
+  snapshot_history(fabric, rng);
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    ND_TRY(specs[i]->inject(contexts[i]));
+    sim.faults.push_back({specs[i]->id, contexts[i].culprits});
+  }
+  derive_links(fabric);
+
+  std::vector<std::string> ids;
+  for (const InjectedFault& fault : sim.faults) {
+    ids.push_back(fault.id);
+  }
+  sim.name = !config.name.empty() ? config.name : (ids.empty() ? "healthy" : join(ids, "+"));
+  if (!config.symptom.empty()) {
+    sim.symptom = config.symptom;
+  } else {
+    sim.symptom = sim.faults.empty() ? "timeouts" : find_fault(sim.faults[0].id)->symptom;
+  }
+  return sim;
+}
+
+Result<std::size_t> write_bundle(const Simulation& simulation, TreeWriter& writer,
+                                 const std::string& prefix) {
+  std::size_t files = 0;
+  for (const Host& host : simulation.fabric.hosts) {
+    ND_TRY(write_host(simulation.fabric, host, writer, prefix, files));
+  }
+  for (const Switch& sw : simulation.fabric.switches) {
+    ND_TRY(write_switch(simulation.fabric, sw, writer, prefix, files));
+  }
+  ND_TRY(write_perftest(simulation.fabric, writer, prefix, files));
+  return files;
+}
+
+nlohmann::ordered_json expected_entry(const Simulation& simulation, const SimConfig& config,
+                                      const std::string& bundle_name) {
+  nlohmann::ordered_json entry;
+  entry["scenario"] = simulation.name;
+  std::vector<std::string> ids;
+  std::vector<std::string> culprits;
+  for (const InjectedFault& fault : simulation.faults) {
+    ids.push_back(fault.id);
+    for (const std::string& culprit : fault.culprits) {
+      if (std::find(culprits.begin(), culprits.end(), culprit) == culprits.end()) {
+        culprits.push_back(culprit);
+      }
+    }
+  }
+  entry["fault"] = ids.empty() ? "healthy" : join(ids, "+");
+  entry["symptom"] = simulation.symptom;
+  entry["cause"] = ids.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(ids[0]);
+  entry["verdict"] = ids.empty() ? "healthy" : "root-cause-found";
+  entry["culprits_any"] = culprits;
+  entry["hosts"] = config.hosts;
+  entry["nics_per_host"] = config.nics_per_host;
+  entry["bundle"] = bundle_name;
+  if (ids.size() > 1) {
+    entry["causes"] = ids;
+  }
+  nlohmann::ordered_json faults = nlohmann::ordered_json::array();
+  for (const InjectedFault& fault : simulation.faults) {
+    faults.push_back({{"id", fault.id}, {"culprits_any", fault.culprits}});
+  }
+  entry["faults"] = faults;
+  entry["seed"] = config.seed;
+  return entry;
+}
+
+}  // namespace netdoctor::sim

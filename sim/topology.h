@@ -1,0 +1,120 @@
+// The simulated fabric: hosts with RDMA NICs, leaf and spine switches, the cables between them
+// (LLDP on both ends), and the rates each entity currently carries. Built by build_topology(),
+// reshaped and perturbed by fault injectors, completed by derive_links().
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/rates.h"
+#include "sim/sim_config.h"
+
+namespace netdoctor::sim {
+
+inline constexpr std::size_t k_none = static_cast<std::size_t>(-1);
+
+struct Nic {
+  std::string rdma_dev;  // mlx5_0, rocep26s0f0, bnxt_re0
+  std::string netdev;    // ens1f0np0, enp26s0f0np0
+  Vendor vendor = Vendor::Mlx5;
+  std::string model;     // "ConnectX-7", "BCM57508"
+  std::string board_id;  // mlx5 PSID, bnxt board
+  std::string fw;
+  std::string driver_version;
+  int vendor_part_id = 0;
+  std::string pci;  // 0000:1a:00.0
+  std::string mac;
+  std::string ip;
+  int prefix_len = 24;
+  int ifindex = 0;
+  std::uint64_t node_guid = 0;
+  int rated_gbps = 200;
+  int speed_gbps = 200;
+  int rated_lanes = 4;
+  int lanes = 4;
+  int mtu = 9000;
+  int active_mtu = 4096;
+  std::uint8_t pfc_mask = 0x08;  // PFC-enabled priorities (bit p)
+  bool trust_dscp = true;
+  std::size_t leaf = k_none;  // switch index
+  std::size_t port = k_none;  // port index on that switch
+  double perf_bw_factor = 1.0;   // what faults do to a perftest through this NIC
+  double perf_lat_factor = 1.0;
+  bool perf_fails = false;
+  NicRates rates;
+  NicRates history;  // long-run average before the fault (for absolute counter values)
+};
+
+struct Host {
+  std::string name;
+  std::vector<Nic> nics;
+  std::size_t leaf = k_none;
+  double clock_offset_s = 0.0;  // host clock minus true time
+  bool clock_synced = true;
+  double uptime_s = 0.0;
+  std::string mgmt_ip;
+  std::string mgmt_mac;
+};
+
+enum class PortKind { HostFacing, Uplink, SpineDownlink };
+
+struct Port {
+  std::string name;   // Ethernet0
+  std::string alias;  // etp1
+  int first_lane = 0;
+  int lanes = 4;
+  int rated_lanes = 4;
+  int speed_gbps = 200;
+  int rated_gbps = 200;
+  int mtu = 9100;
+  PortKind kind = PortKind::HostFacing;
+  std::size_t peer_host = k_none;  // HostFacing: the NIC at the other end
+  std::size_t peer_nic = k_none;
+  std::size_t peer_switch = k_none;  // Uplink / SpineDownlink: the switch port at the other end
+  std::size_t peer_port = k_none;
+  double ecmp_weight = 1.0;  // Uplink: share of the leaf's cross traffic
+  PortRates rates;
+  PortRates history;
+};
+
+struct Switch {
+  std::string name;
+  bool spine = false;
+  std::vector<Port> ports;
+  std::string mac;
+  std::string mgmt_ip;
+  std::string hwsku;
+  double uptime_s = 0.0;
+  double cross_fraction = 0.5;  // leaf: share of host traffic that leaves through the uplinks
+  std::vector<std::size_t> hosts;  // leaf: hosts cabled to it
+};
+
+enum class SampleNaming { Plain, Padded };  // "0", "1" or "s000", "s001"
+
+struct Fabric {
+  std::vector<Host> hosts;
+  std::vector<Switch> switches;  // leaves first, then spines
+  std::size_t leaf_count = 0;
+  int roce_priority = 3;
+  double start_time = 0.0;  // true time of the first sample
+  double interval_s = 30.0;
+  std::size_t samples = 2;
+  SampleNaming sample_naming = SampleNaming::Plain;
+  double utilization = 0.35;  // fleet mean share of line rate
+  std::uint64_t noise_seed = 0;
+};
+
+// The fabric of `config` with names, addresses, firmware and cabling; rates still zero.
+// REQUIRES: validate_config(config).ok()
+Fabric build_topology(const SimConfig& config, std::uint64_t seed);
+
+// Drops all but `keep` uplinks of leaf `leaf` (and the spine ports they land on): a leaf built
+// with too little uplink capacity.
+void keep_uplinks(Fabric& fabric, std::size_t leaf, std::size_t keep);
+
+std::string sample_name(const Fabric& fabric, std::size_t sample);
+std::vector<std::size_t> uplinks_of(const Switch& leaf);
+double line_rate_bytes(int gbps);  // bytes per second on the wire
+
+}  // namespace netdoctor::sim

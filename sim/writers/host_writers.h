@@ -1,0 +1,43 @@
+// Host command outputs and sysfs files, each in the exact layout the real tool prints (see
+// shared/reference/FORMATS.md and the example scenarios). Pure: text in, nothing written.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "sim/counter_clock.h"
+#include "sim/topology.h"
+
+namespace netdoctor::sim {
+
+// `ethtool -S <if>`: mlx5 naming (per-priority, *_phy, vport_rdma) or bnxt_en naming (per-ring
+// "[N]: " blocks, *_pfc_ena_frames_pri*, *_cos*). `sample` only moves housekeeping counters.
+std::string ethtool_stats(const Fabric& fabric, const Nic& nic, const NicSnapshot& counters,
+                          std::size_t sample);
+std::string ethtool_info(const Nic& nic);      // ethtool -i
+std::string ethtool_settings(const Nic& nic);  // ethtool <if>
+
+// `ip -d address`: lo, the management port, then one block per RDMA netdev.
+std::string ip_address(const Host& host);
+// `ibv_devinfo -v` and `rdma link show` for all the host's RDMA devices.
+std::string ibv_devinfo(const Host& host);
+std::string rdma_link_show(const Host& host);
+// `mlnx_qos -i <if>` (mlx5 only): trust, dscp2prio, PFC bitmap, tc map.
+std::string mlnx_qos(const Nic& nic);
+// `chronyc tracking` as the host sees it at `host_time` (its own clock).
+std::string chronyc_tracking(const Fabric& fabric, const Host& host, double host_time,
+                             std::size_t sample);
+// `lldpcli show neighbors -f json`: one entry per NIC, the leaf port at the far end.
+std::string lldp_neighbors(const Fabric& fabric, const Host& host);
+
+// Files under sys/class/infiniband/<dev>/ and sys/class/net/<if>/, relative to the sample
+// directory, handed to `emit` one by one.
+using FileSink = std::function<void(std::string_view path, std::string_view content)>;
+void sysfs_files(const Nic& nic, const Host& host, const NicSnapshot& counters,
+                 const FileSink& emit);
+
+// "Wed Dec 02 07:58:31 2026" for a Unix time (UTC), as chrony and date print it.
+std::string format_utc(double unix_time);
+
+}  // namespace netdoctor::sim

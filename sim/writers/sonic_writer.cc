@@ -1,0 +1,121 @@
+#include "sim/writers/sonic_writer.h"
+
+#include <fmt/format.h>
+
+#include "sim/writers/text_table.h"
+
+namespace netdoctor::sim {
+
+std::string show_interfaces_counters(const Switch& sw, const std::vector<PortSample>& ports) {
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t i = 0; i < sw.ports.size(); ++i) {
+    const Port& port = sw.ports[i];
+    const PortSnapshot& s = ports[i].counters;
+    const double line = line_rate_bytes(port.speed_gbps);
+    const double rx = port.rates[PortRate::RxBytes] * ports[i].rate_factor;
+    const double tx = port.rates[PortRate::TxBytes] * ports[i].rate_factor;
+    rows.push_back({port.name, "U", grouped(s[PortRate::RxPackets]), byte_rate(rx),
+                    fmt::format("{:.2f}%", 100.0 * rx / line), grouped(s[PortRate::RxErrors]),
+                    grouped(s[PortRate::RxDrops]), "0", grouped(s[PortRate::TxPackets]),
+                    byte_rate(tx), fmt::format("{:.2f}%", 100.0 * tx / line), "0",
+                    grouped(s[PortRate::RoceQueueDrops] + s[PortRate::OtherQueueDrops]), "0"});
+  }
+  return render_table({"IFACE", "STATE", "RX_OK", "RX_BPS", "RX_UTIL", "RX_ERR", "RX_DRP",
+                       "RX_OVR", "TX_OK", "TX_BPS", "TX_UTIL", "TX_ERR", "TX_DRP", "TX_OVR"},
+                      rows);
+}
+
+std::string show_interfaces_status(const Switch& sw) {
+  std::vector<std::vector<std::string>> rows;
+  for (const Port& port : sw.ports) {
+    std::string lanes;
+    for (int lane = 0; lane < port.rated_lanes; ++lane) {
+      lanes += fmt::format("{}{}", lane == 0 ? "" : ",", port.first_lane + lane);
+    }
+    const bool wide = port.rated_lanes >= 8;
+    rows.push_back({port.name, lanes, fmt::format("{}G", port.speed_gbps),
+                    fmt::format("{}", port.mtu), "rs", port.alias, "routed", "up", "up",
+                    wide ? "QSFP-DD Double Density 8X Pluggable Transceiver" : "QSFP56", "N/A"});
+  }
+  return render_table({"Interface", "Lanes", "Speed", "MTU", "FEC", "Alias", "Vlan", "Oper",
+                       "Admin", "Type", "Asym PFC"},
+                      rows);
+}
+
+std::string show_pfc_counters(const Switch& sw, const std::vector<PortSample>& ports,
+                              int roce_priority) {
+  std::string out;
+  for (const bool rx : {true, false}) {
+    std::vector<std::vector<std::string>> rows;
+    for (std::size_t i = 0; i < sw.ports.size(); ++i) {
+      std::vector<std::string> row = {sw.ports[i].name};
+      for (int prio = 0; prio < 8; ++prio) {
+        const std::uint64_t value =
+            prio == roce_priority
+                ? ports[i].counters[rx ? PortRate::PfcRx : PortRate::PfcTx]
+                : 0;
+        row.push_back(grouped(value));
+      }
+      rows.push_back(std::move(row));
+    }
+    if (!rx) {
+      out += "\n";
+    }
+    out += render_table({rx ? "Port Rx" : "Port Tx", "PFC0", "PFC1", "PFC2", "PFC3", "PFC4",
+                         "PFC5", "PFC6", "PFC7"},
+                        rows);
+  }
+  return out;
+}
+
+std::string show_queue_counters(const Switch& sw, const std::vector<PortSample>& ports,
+                                int roce_priority) {
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t i = 0; i < sw.ports.size(); ++i) {
+    const PortSnapshot& s = ports[i].counters;
+    const std::uint64_t roce_packets = s[PortRate::TxRocePackets];
+    const std::uint64_t roce_bytes = s[PortRate::TxRoceBytes];
+    const std::uint64_t all_packets = s[PortRate::TxPackets];
+    const std::uint64_t all_bytes = s[PortRate::TxBytes];
+    const std::uint64_t other_packets = all_packets > roce_packets ? all_packets - roce_packets : 0;
+    const std::uint64_t other_bytes = all_bytes > roce_bytes ? all_bytes - roce_bytes : 0;
+    for (int q = 0; q < 10; ++q) {
+      std::uint64_t packets = 0, bytes = 0, drops = 0, drop_bytes = 0;
+      if (q == 0) {
+        packets = other_packets;
+        bytes = other_bytes;
+        drops = s[PortRate::OtherQueueDrops];
+        drop_bytes = drops * 900;
+      } else if (q == roce_priority) {
+        packets = roce_packets;
+        bytes = roce_bytes;
+        drops = s[PortRate::RoceQueueDrops];
+        drop_bytes = drops * 4000;
+      }
+      rows.push_back({sw.ports[i].name, fmt::format("{}{}", q < 8 ? "UC" : "MC", q),
+                      grouped(packets), grouped(bytes), grouped(drops), grouped(drop_bytes)});
+    }
+  }
+  return render_table({"Port", "TxQ", "Counter/pkts", "Counter/bytes", "Drop/pkts", "Drop/bytes"},
+                      rows);
+}
+
+std::string show_lldp_table(const Fabric& fabric, const Switch& sw) {
+  std::vector<std::vector<std::string>> rows;
+  for (const Port& port : sw.ports) {
+    if (port.kind == PortKind::HostFacing) {
+      const Nic& nic = fabric.hosts[port.peer_host].nics[port.peer_nic];
+      rows.push_back({port.name, fabric.hosts[port.peer_host].name, nic.netdev, "", nic.netdev});
+    } else {
+      const Port& far = fabric.switches[port.peer_switch].ports[port.peer_port];
+      rows.push_back({port.name, fabric.switches[port.peer_switch].name, far.name, "BR", far.name});
+    }
+  }
+  return "Capability codes: (R) Router, (B) Bridge, (O) Other\n" +
+         render_table({"LocalPort", "RemoteDevice", "RemotePortID", "Capability",
+                       "RemotePortDescr"},
+                      rows) +
+         std::string(50, '-') + fmt::format("\nTotal entries displayed:  {}\n", rows.size());
+}
+
+}  // namespace netdoctor::sim

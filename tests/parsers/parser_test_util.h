@@ -1,0 +1,15 @@
+// Shared helpers for the parser tests: the fixtures copied from the scenario bundles.
+#pragma once
+
+#include <string>
+
+#include "tests/support/test_paths.h"
+
+namespace netdoctor::testing {
+
+// tests/parsers/data/<name>: scenario-format samples kept in the repo so tests run anywhere.
+inline std::string parser_fixture(const std::string& name) {
+  return read_text(source_dir() + "/tests/parsers/data/" + name);
+}
+
+}  // namespace netdoctor::testing
