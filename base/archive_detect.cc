@@ -39,12 +39,13 @@ std::string strip_archive_suffix(std::string_view name) {
 
 bool has_archive_magic(std::string_view head) {
   if (starts_with(head, "\x1f\x8b") || starts_with(head, "BZh") ||
-      starts_with(head, std::string_view("\xfd" "7zXZ\0", 6)) ||
+      starts_with(head, std::string_view("\xfd"
+                                         "7zXZ\0",
+                                         6)) ||
       starts_with(head, "\x28\xb5\x2f\xfd")) {
     return true;
   }
-  return head.size() >= k_ustar_magic_offset + 5 &&
-         head.substr(k_ustar_magic_offset, 5) == "ustar";
+  return head.size() >= k_ustar_magic_offset + 5 && head.substr(k_ustar_magic_offset, 5) == "ustar";
 }
 
 bool looks_like_archive(const std::string& path) {

@@ -1,14 +1,14 @@
 // open_bundle: finds the bundle layout (spec/bundle.md) in a directory or archive and
 // enumerates what it holds. Nothing but perftest outputs and bundle.json is read here:
 // counters are the model's to load, lazily.
-#include <sys/stat.h>
+#include "base/bundle.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <utility>
 
-#include "base/bundle.h"
 #include "base/strings.h"
 
 namespace netdoctor {
@@ -17,9 +17,8 @@ namespace {
 constexpr std::string_view k_sos_marker = "sos_commands";
 
 bool has_entry(const std::vector<DirEntry>& entries, std::string_view name, DirEntry::Kind kind) {
-  return std::any_of(entries.begin(), entries.end(), [&](const DirEntry& e) {
-    return e.name == name && e.kind == kind;
-  });
+  return std::any_of(entries.begin(), entries.end(),
+                     [&](const DirEntry& e) { return e.name == name && e.kind == kind; });
 }
 
 bool holds_layout(const std::vector<DirEntry>& entries) {
@@ -117,8 +116,8 @@ std::optional<MachineSample> BundleBuilder::sos_archive_sample(const std::string
     return std::nullopt;
   }
   TarTreeReport report;
-  auto nested = open_tar_tree_from_memory(*bytes, tree().display_path(path), m_options.limits,
-                                          &report);
+  auto nested =
+      open_tar_tree_from_memory(*bytes, tree().display_path(path), m_options.limits, &report);
   for (Error& e : report.problems) {
     problem(std::move(e));
   }
@@ -193,10 +192,10 @@ void BundleBuilder::add_perftests(const std::string& dir, bool baseline) {
     const std::string pair_path = join_path(dir, pair.name);
     const auto split_at = pair.name.find("__");
     if (split_at == std::string::npos || split_at == 0 || split_at + 2 >= pair.name.size()) {
-      problem(make_error(ErrorCode::Parse,
-                         fmt::format("perftest directory {} is not named <client>__<server>",
-                                     pair.name),
-                         tree().display_path(pair_path)));
+      problem(make_error(
+          ErrorCode::Parse,
+          fmt::format("perftest directory {} is not named <client>__<server>", pair.name),
+          tree().display_path(pair_path)));
       continue;
     }
     auto runs = tree().list(pair_path);
@@ -221,10 +220,9 @@ void BundleBuilder::add_perftests(const std::string& dir, bool baseline) {
         problem(text.error());
         continue;
       }
-      m_bundle.perftests.push_back(PerftestFile{pair.name.substr(0, split_at),
-                                                pair.name.substr(split_at + 2), run.name,
-                                                baseline, std::move(text).value(),
-                                                tree().display_path(run_path)});
+      m_bundle.perftests.push_back(
+          PerftestFile{pair.name.substr(0, split_at), pair.name.substr(split_at + 2), run.name,
+                       baseline, std::move(text).value(), tree().display_path(run_path)});
     }
   }
 }
@@ -286,17 +284,18 @@ Result<Bundle> open_bundle(const std::string& path, const BundleOptions& options
   bundle.path = path;
   ND_TRY_ASSIGN(std::shared_ptr<const FileTree> whole, open_tree(path, options, bundle.problems));
   ND_TRY_ASSIGN(FoundRoot root, find_root(*whole, path));
-  bundle.tree = root.prefix.empty() ? whole : std::shared_ptr<const FileTree>(
-                                                  make_subtree(whole, root.prefix));
+  bundle.tree = root.prefix.empty()
+                    ? whole
+                    : std::shared_ptr<const FileTree>(make_subtree(whole, root.prefix));
   if (root.kind == RootKind::SosReport) {
     const std::string report_name =
         root.prefix.empty() ? strip_archive_suffix(base_name(path)) : base_name(root.prefix);
     const std::string host = sos_host_name(*bundle.tree, report_name);
     bundle.hosts.push_back(MachineCapture{
         host,
-        {MachineSample{report_name,
-                       make_tree_sample(bundle.tree, "",
-                                        fmt::format("{} sample {}", host, report_name))}}});
+        {MachineSample{
+            report_name,
+            make_tree_sample(bundle.tree, "", fmt::format("{} sample {}", host, report_name))}}});
     return bundle;
   }
   BundleBuilder builder(bundle, options);

@@ -1,23 +1,23 @@
 // LiveCommandRunner: fork + exec (never a shell) in a process group of its own, so that a
 // timeout or an output cap can kill the program together with everything it started.
+#include "base/command_runner.h"
+
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cerrno>
-#include <cstdlib>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 #include <utility>
 
-#include "base/command_runner.h"
 #include "base/strings.h"
 
 extern char** environ;
@@ -65,7 +65,9 @@ class Pipe {
   int m_write = -1;
 };
 
-void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
+void set_nonblocking(int fd) {
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
 
 // Writes to a pipe whose reader may be gone without letting SIGPIPE kill us: the signal is
 // blocked on this thread and a pending one consumed.
@@ -282,8 +284,9 @@ std::string find_program(const std::string& name) {
     return ::access(name.c_str(), X_OK) == 0 ? name : std::string{};
   }
   const char* path_env = std::getenv("PATH");
-  const std::string search =
-      path_env != nullptr ? path_env : "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+  const std::string search = path_env != nullptr
+                                 ? path_env
+                                 : "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
   for (std::string_view dir : split(search, ':')) {
     const std::string candidate =
         dir.empty() ? name : fmt::format("{}/{}", dir, name);  // empty entry = current dir
@@ -327,9 +330,8 @@ Result<CommandOutput> LiveCommandRunner::run(const std::vector<std::string>& arg
     return make_error(ErrorCode::Io, fmt::format("fork: {}", std::strerror(errno)), command_line);
   }
   if (pid == 0) {
-    exec_child(program.c_str(), arg_ptrs.data(), env_ptrs.data(),
-               with_stdin ? in.read_end() : -1, out.write_end(), err.write_end(),
-               exec_error.write_end());
+    exec_child(program.c_str(), arg_ptrs.data(), env_ptrs.data(), with_stdin ? in.read_end() : -1,
+               out.write_end(), err.write_end(), exec_error.write_end());
   }
   ::setpgid(pid, pid);  // also in the child: whichever runs first, the group exists
   out.close_write();
@@ -356,8 +358,7 @@ Result<CommandOutput> LiveCommandRunner::run(const std::vector<std::string>& arg
   CommandOutput output;
   ChildSession session(pid, options, start);
   // The session owns and closes these from here on.
-  session.run(out.release_read(), err.release_read(), with_stdin ? in.release_write() : -1,
-              output);
+  session.run(out.release_read(), err.release_read(), with_stdin ? in.release_write() : -1, output);
   output.duration_s = std::chrono::duration<double>(Clock::now() - start).count();
   if (output.timed_out) {
     return make_error(ErrorCode::Timeout,

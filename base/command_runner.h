@@ -14,13 +14,13 @@
 namespace netdoctor {
 
 struct CommandOutput {
-  int exit_code = -1;        // the program's exit status; -1 when killed by a signal
-  int signal = 0;            // the signal that ended it, 0 if none
-  std::string out;           // standard output (cut at the cap)
-  std::string err;           // standard error (cut at the cap)
+  int exit_code = -1;  // the program's exit status; -1 when killed by a signal
+  int signal = 0;      // the signal that ended it, 0 if none
+  std::string out;     // standard output (cut at the cap)
+  std::string err;     // standard error (cut at the cap)
   double duration_s = 0.0;
-  bool timed_out = false;    // killed (with its process group) at the timeout
-  bool truncated = false;    // output exceeded the cap and was cut
+  bool timed_out = false;  // killed (with its process group) at the timeout
+  bool truncated = false;  // output exceeded the cap and was cut
 };
 
 struct CommandOptions {
@@ -39,7 +39,10 @@ class CommandRunner {
                                     const CommandOptions& options = {}) = 0;
 };
 
-// fork + execvp in its own process group; kills the whole group on timeout.
+// fork + exec (PATH looked up by find_program first; no shell) in its own process group, with
+// LC_ALL=C so tools print the formats parsers expect; stdin from `stdin_data` or /dev/null;
+// kills the whole group on timeout (SIGTERM, then SIGKILL) or when output passes the cap.
+// Always reaps its child. Thread-safe.
 class LiveCommandRunner final : public CommandRunner {
  public:
   Result<CommandOutput> run(const std::vector<std::string>& argv,

@@ -83,7 +83,8 @@ bool is_utc_name(std::string_view lower) {
 
 // "2026-12-02T09:02:57+00:00", "2026-12-02 09:02:57Z", "2026-12-02T09:02:57,123+01:00"
 std::optional<Fields> parse_iso(std::string_view text) {
-  if (text.size() < 19 || text[4] != '-' || text[7] != '-' || (text[10] != 'T' && text[10] != ' ')) {
+  if (text.size() < 19 || text[4] != '-' || text[7] != '-' ||
+      (text[10] != 'T' && text[10] != ' ')) {
     return std::nullopt;
   }
   Fields f;
@@ -193,8 +194,8 @@ std::optional<double> parse_date_output(std::string_view text) {
   if (!fields) {
     fields = parse_words(line);
   }
-  if (!fields || !fields->offset_s || fields->year < 1970 || fields->month < 1 ||
-      fields->day < 1 || fields->hour < 0) {
+  if (!fields || !fields->offset_s || fields->year < 1970 || fields->month < 1 || fields->day < 1 ||
+      fields->hour < 0) {
     return std::nullopt;
   }
   using namespace std::chrono;

@@ -4,12 +4,11 @@
 // rule from a component-by-component walk.
 #include <dirent.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <linux/openat2.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <atomic>
@@ -95,7 +94,7 @@ class DirTree final : public FileTree {
   std::string m_root;
   TreeLimits m_limits;
   mutable std::atomic<bool> m_use_openat2;  // cleared once when the kernel says ENOSYS
-  bool m_host_root;            // root is "/": nothing to leave, absolute links are fine
+  bool m_host_root;  // root is "/": nothing to leave, absolute links are fine
 };
 
 OpenOutcome DirTree::open_beneath(const std::string& path, int flags) const {
@@ -316,9 +315,10 @@ Result<std::vector<DirEntry>> DirTree::list(std::string_view path) const {
     if (type == DT_UNKNOWN) {
       struct stat st {};
       if (::fstatat(::dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-        type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG
-                                          : S_ISLNK(st.st_mode)   ? DT_LNK
-                                                                  : DT_UNKNOWN;
+        type = S_ISDIR(st.st_mode)   ? DT_DIR
+               : S_ISREG(st.st_mode) ? DT_REG
+               : S_ISLNK(st.st_mode) ? DT_LNK
+                                     : DT_UNKNOWN;
       }
     }
     if (type == DT_DIR) {

@@ -44,15 +44,15 @@ class LiveSample final : public SampleSource {
   Result<std::string> command(const std::vector<std::string>& argv) const override {
     ND_TRY_ASSIGN(CommandOutput output, m_runner.run(argv, m_options));
     if (output.truncated) {
-      return make_error(ErrorCode::Refused,
-                        fmt::format("output over {} bytes, cut and not used",
-                                    m_options.max_output_bytes),
-                        join(argv, " "));
+      return make_error(
+          ErrorCode::Refused,
+          fmt::format("output over {} bytes, cut and not used", m_options.max_output_bytes),
+          join(argv, " "));
     }
     if (output.exit_code != 0) {
-      const std::string why =
-          output.signal != 0 ? fmt::format("killed by signal {}", output.signal)
-                             : fmt::format("exited with status {}", output.exit_code);
+      const std::string why = output.signal != 0
+                                  ? fmt::format("killed by signal {}", output.signal)
+                                  : fmt::format("exited with status {}", output.exit_code);
       const auto first_error_line = split_lines(output.err);
       return make_error(ErrorCode::Io,
                         first_error_line.empty()

@@ -16,7 +16,9 @@ bool kept_as_is(char c) {
          c == '-' || c == '.' || c == '/';
 }
 
-bool stripped(char c) { return c == ' ' || c == '.' || c == '_' || c == '-'; }
+bool stripped(char c) {
+  return c == ' ' || c == '.' || c == '_' || c == '-';
+}
 
 }  // namespace
 

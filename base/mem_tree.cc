@@ -47,8 +47,8 @@ void MemTree::put(std::string path, Node node) {
   }
   add_parents(*normalised);
   auto [it, inserted] = m_files.try_emplace(std::move(normalised).value(), Node{});
-  const bool was_file = !inserted && it->second.kind != NodeKind::Dir &&
-                        it->second.kind != NodeKind::Link;
+  const bool was_file =
+      !inserted && it->second.kind != NodeKind::Dir && it->second.kind != NodeKind::Link;
   const bool is_file = node.kind != NodeKind::Dir && node.kind != NodeKind::Link;
   if (!inserted && it->second.kind == NodeKind::Dir && node.kind == NodeKind::Dir) {
     return;
@@ -65,7 +65,9 @@ void MemTree::add_file(std::string path, std::string content) {
   put(std::move(path), Node{NodeKind::File, std::move(content)});
 }
 
-void MemTree::add_dir(std::string path) { put(std::move(path), Node{NodeKind::Dir, {}}); }
+void MemTree::add_dir(std::string path) {
+  put(std::move(path), Node{NodeKind::Dir, {}});
+}
 
 void MemTree::add_symlink(std::string path, std::string target) {
   put(std::move(path), Node{NodeKind::Link, std::move(target)});
@@ -143,8 +145,7 @@ Result<std::string> MemTree::read(std::string_view path) const {
   }
   const auto it = m_files.find(key);
   if (key.empty() || it == m_files.end() || it->second.kind == NodeKind::Dir) {
-    return make_error(ErrorCode::InvalidArgument, "is a directory, not a file",
-                      display_path(path));
+    return make_error(ErrorCode::InvalidArgument, "is a directory, not a file", display_path(path));
   }
   return it->second.data;
 }
@@ -178,8 +179,8 @@ Result<std::vector<DirEntry>> MemTree::list(std::string_view path) const {
       if (target.ok()) {
         const auto found = m_files.find(*target);
         if (found != m_files.end()) {
-          entry.kind = found->second.kind == NodeKind::Dir ? DirEntry::Kind::Dir
-                                                            : DirEntry::Kind::File;
+          entry.kind =
+              found->second.kind == NodeKind::Dir ? DirEntry::Kind::Dir : DirEntry::Kind::File;
         }
       }
     }
@@ -189,7 +190,9 @@ Result<std::vector<DirEntry>> MemTree::list(std::string_view path) const {
   return entries;
 }
 
-std::string MemTree::describe() const { return m_name; }
+std::string MemTree::describe() const {
+  return m_name;
+}
 
 std::string MemTree::display_path(std::string_view path) const {
   if (!m_display_prefix.empty()) {

@@ -59,7 +59,9 @@ std::unique_ptr<SampleSource> make_tree_sample(std::shared_ptr<const FileTree> t
                                                std::string prefix, std::string label);
 
 // The live host: files under `root` ("/" normally, a fake sysfs tree in tests), commands run
-// through `runner`, time from the system clock at construction (or `fixed_time`).
+// through `runner` (stdout when it exits 0; Io with its stderr otherwise; NotFound when the
+// tool is not installed), time from the system clock at construction (or `fixed_time`).
+// Under a root other than "/", links are contained as in a bundle directory.
 std::unique_ptr<SampleSource> make_live_sample(std::string root, CommandRunner& runner,
                                                CommandOptions options = {},
                                                std::optional<double> fixed_time = {});

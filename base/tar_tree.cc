@@ -4,7 +4,6 @@
 // and the stream is never trusted to stop where its headers say.
 #include <archive.h>
 #include <archive_entry.h>
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -146,10 +145,10 @@ Status TarLoader::take_member(archive* a, archive_entry* entry, MemTree& tree) {
     return {};
   }
   if (escapes(name)) {
-    problem(ErrorCode::Refused,
-            fmt::format("member {} is refused: its name leaves the archive (absolute or '..')",
-                        name),
-            name);
+    problem(
+        ErrorCode::Refused,
+        fmt::format("member {} is refused: its name leaves the archive (absolute or '..')", name),
+        name);
     return {};
   }
   if (const char* hardlink = archive_entry_hardlink(entry); hardlink != nullptr) {

@@ -31,10 +31,10 @@ class TreeSample final : public SampleSource {
     const std::string name = mangle_command(argv);
     const auto path = command_path(name);
     if (!path) {
-      return make_error(ErrorCode::NotFound,
-                        fmt::format("`{}` was not captured (no sos_commands/*/{})",
-                                    join(argv, " "), name),
-                        m_tree->display_path(under_prefix("sos_commands")));
+      return make_error(
+          ErrorCode::NotFound,
+          fmt::format("`{}` was not captured (no sos_commands/*/{})", join(argv, " "), name),
+          m_tree->display_path(under_prefix("sos_commands")));
     }
     return m_tree->read(*path);
   }
@@ -164,9 +164,8 @@ Result<double> TreeSample::captured_at() const {
 std::unique_ptr<SampleSource> make_tree_sample(std::shared_ptr<const FileTree> tree,
                                                std::string prefix, std::string label) {
   auto normalised = normalise_relative(prefix);
-  return std::make_unique<TreeSample>(std::move(tree),
-                                      normalised.ok() ? std::move(normalised).value() : prefix,
-                                      std::move(label));
+  return std::make_unique<TreeSample>(
+      std::move(tree), normalised.ok() ? std::move(normalised).value() : prefix, std::move(label));
 }
 
 }  // namespace netdoctor

@@ -184,8 +184,8 @@ void run_check(Context& context, const BaselineOptions& options) {
   std::size_t deviating = 0;
   std::size_t unmatched = 0;
   for (const auto& comparison : *comparisons) {
-    deviating += comparison.deviates ? 1 : 0;
-    unmatched += comparison.baseline ? 0 : 1;
+    deviating += comparison.deviates ? 1u : 0u;
+    unmatched += comparison.baseline ? 0u : 1u;
   }
   if (options.format == "json") {
     nlohmann::json out{{"threshold", *threshold},

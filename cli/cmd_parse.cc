@@ -1,4 +1,7 @@
 // `netdoctor parse KIND [FILE|-]`: runs one parser on a saved tool output and prints its JSON.
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -27,23 +30,28 @@ std::string kinds_help() {
   return text;
 }
 
-// The CLI is the one place allowed to open files directly.
-bool read_input(const std::string& file, std::string& text) {
+// The CLI is the one place allowed to open files directly. Returns an empty string on success,
+// otherwise why the file could not be read.
+std::string read_input(const std::string& file, std::string& text) {
   if (file == "-") {
     text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    return !std::cin.bad();
+    return std::cin.bad() ? "cannot read standard input" : "";
+  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) {
+    return "cannot read file: is a directory";
   }
   std::ifstream in(file, std::ios::binary);
   if (!in) {
-    return false;
+    return std::string("cannot read file: ") + std::strerror(errno);
   }
   std::ostringstream buffer;
   buffer << in.rdbuf();
   if (in.bad()) {
-    return false;
+    return "cannot read file: read error";
   }
   text = buffer.str();
-  return true;
+  return "";
 }
 
 void run_parse(const ParseOptions& options, Context& context) {
@@ -53,8 +61,8 @@ void run_parse(const ParseOptions& options, Context& context) {
     return;
   }
   std::string text;
-  if (!read_input(options.file, text)) {
-    context.err << "netdoctor parse: " << options.file << ": cannot read file\n";
+  if (auto problem = read_input(options.file, text); !problem.empty()) {
+    context.err << "netdoctor parse: " << options.file << ": " << problem << "\n";
     context.exit_code = ExitCode::Failure;
     return;
   }

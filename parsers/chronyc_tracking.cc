@@ -99,8 +99,8 @@ Result<ChronyTracking> parse_chronyc_tracking(std::string_view text) {
     out.update_interval_s = first_number(*v);
   }
   out.leap_status = std::string(field("Leap status").value_or(""));
-  bool zero_ref = out.reference_id.empty() ||
-                  out.reference_id.find_first_not_of('0') == std::string::npos;
+  bool zero_ref =
+      out.reference_id.empty() || out.reference_id.find_first_not_of('0') == std::string::npos;
   out.synchronised = out.leap_status != "Not synchronised" && !zero_ref;
   return out;
 }

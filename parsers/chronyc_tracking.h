@@ -1,10 +1,9 @@
 // `chronyc tracking`: NTP synchronisation state and offsets.
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <cstdint>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,17 +19,17 @@ struct ChronyTracking {
   std::string reference_id;    // hex as printed: "0A000101"; "00000000" when unsynchronised
   std::string reference_name;  // text in parentheses, may be empty
   std::optional<std::uint32_t> stratum;
-  std::string ref_time;                     // as printed
+  std::string ref_time;                        // as printed
   std::optional<double> system_time_offset_s;  // seconds, +fast / -slow
-  std::optional<double> last_offset_s;      // seconds
-  std::optional<double> rms_offset_s;       // seconds
-  std::optional<double> frequency_ppm;      // +fast / -slow
+  std::optional<double> last_offset_s;         // seconds
+  std::optional<double> rms_offset_s;          // seconds
+  std::optional<double> frequency_ppm;         // +fast / -slow
   std::optional<double> residual_freq_ppm;
   std::optional<double> skew_ppm;
   std::optional<double> root_delay_s;       // seconds
   std::optional<double> root_dispersion_s;  // seconds
   std::optional<double> update_interval_s;  // seconds
-  std::string leap_status;  // "Normal", "Not synchronised", "Insert second", "Delete second"
+  std::string leap_status;    // "Normal", "Not synchronised", "Insert second", "Delete second"
   bool synchronised = false;  // leap status not "Not synchronised" and reference id not 0
   std::map<std::string, std::string> fields;  // every "Label : value", values trimmed
 };

@@ -1,9 +1,8 @@
 #include "parsers/ethtool_link.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cctype>
+#include <nlohmann/json.hpp>
 
 #include "base/strings.h"
 #include "parsers/text_util.h"

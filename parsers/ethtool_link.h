@@ -1,10 +1,9 @@
 // `ethtool <if>`: link settings (speed, duplex, link modes, FEC, link detected).
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <cstdint>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,12 +19,12 @@ struct EthtoolLink {
   std::optional<std::uint64_t> speed_mbps;  // Mb/s; nullopt when unknown
   std::string duplex;                       // "Full", "Half", "Unknown! (255)"
   std::optional<bool> link_detected;
-  std::string port;              // "Direct Attach Copper", "FIBRE"
-  std::string auto_negotiation;  // "on" / "off"
-  std::vector<std::string> supported_ports;        // "[ Backplane ]" -> {"Backplane"}
-  std::vector<std::string> supported_link_modes;   // "200000baseCR4/Full", ...
+  std::string port;                               // "Direct Attach Copper", "FIBRE"
+  std::string auto_negotiation;                   // "on" / "off"
+  std::vector<std::string> supported_ports;       // "[ Backplane ]" -> {"Backplane"}
+  std::vector<std::string> supported_link_modes;  // "200000baseCR4/Full", ...
   std::vector<std::string> advertised_link_modes;
-  std::vector<std::string> supported_fec_modes;    // "None", "RS", "BASER"
+  std::vector<std::string> supported_fec_modes;  // "None", "RS", "BASER"
   std::vector<std::string> advertised_fec_modes;
   std::optional<std::uint64_t> max_supported_speed_mbps;   // highest speed among supported modes
   std::optional<std::uint64_t> max_advertised_speed_mbps;  // same for advertised modes

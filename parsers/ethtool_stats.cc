@@ -56,7 +56,9 @@ nlohmann::json to_json(const EthtoolStats& stats) {
   for (const auto& item : stats.non_numeric) {
     non_numeric.push_back({{"name", item.name}, {"value", item.raw_value}});
   }
-  return {{"header", stats.had_header}, {"count", stats.stats.size()}, {"stats", counters},
+  return {{"header", stats.had_header},
+          {"count", stats.stats.size()},
+          {"stats", counters},
           {"non_numeric", non_numeric}};
 }
 

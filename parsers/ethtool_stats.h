@@ -1,11 +1,10 @@
 // `ethtool -S <if>`: driver statistics as an ordered list of (name, value) pairs.
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,7 +15,7 @@
 namespace netdoctor::parsers {
 
 struct EthtoolStat {
-  std::string name;  // as printed, per-ring prefixes kept whole ("[0]: rx_ucast_packets")
+  std::string name;         // as printed, per-ring prefixes kept whole ("[0]: rx_ucast_packets")
   std::uint64_t value = 0;  // unit depends on the counter (packets, bytes, µs, ...)
 };
 
@@ -27,7 +26,7 @@ struct EthtoolNonNumeric {
 };
 
 struct EthtoolStats {
-  std::vector<EthtoolStat> stats;  // in printed order
+  std::vector<EthtoolStat> stats;                             // in printed order
   std::map<std::string, std::uint64_t, std::less<>> by_name;  // first occurrence wins
   std::vector<EthtoolNonNumeric> non_numeric;
   bool had_header = false;  // saw "NIC statistics:" (false for grep'd fragments)

@@ -61,7 +61,8 @@ void read_chassis(const json& chassis, LldpNeighbor& n) {
     n.chassis_descr = string_of((*body)["descr"]);
   }
   if (body->contains("mgmt-ip")) {
-    for_each_item((*body)["mgmt-ip"], [&n](const json& ip) { n.mgmt_ips.push_back(string_of(ip)); });
+    for_each_item((*body)["mgmt-ip"],
+                  [&n](const json& ip) { n.mgmt_ips.push_back(string_of(ip)); });
   }
 }
 

@@ -1,9 +1,8 @@
 // `lldpcli show neighbors -f json`: one neighbour per local interface.
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,8 +20,8 @@ struct LldpNeighbor {
   std::string chassis_id;
   std::string chassis_descr;
   std::vector<std::string> mgmt_ips;  // "mgmt-ip" may be a string or a list
-  std::string port_id_type;     // "local", "mac", "ifname"
-  std::string port_id;          // "Ethernet0"
+  std::string port_id_type;           // "local", "mac", "ifname"
+  std::string port_id;                // "Ethernet0"
   std::string port_descr;
   std::optional<std::uint32_t> ttl;  // seconds
 };

@@ -1,8 +1,7 @@
 #include "parsers/mlnx_qos.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "base/strings.h"
 #include "parsers/text_util.h"

@@ -1,10 +1,9 @@
 // `mlnx_qos -i <if>`: DCBX mode, trust, DSCP->priority map, buffers, PFC and traffic classes.
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <cstdint>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,8 +15,8 @@ namespace netdoctor::parsers {
 
 struct MlnxQosTc {
   std::uint32_t tc = 0;
-  std::string ratelimit;                  // "unlimited" or as printed
-  std::string tsa;                        // "ets", "strict", "vendor"
+  std::string ratelimit;                    // "unlimited" or as printed
+  std::string tsa;                          // "ets", "strict", "vendor"
   std::optional<std::uint32_t> bw_percent;  // ets only
   std::vector<std::uint32_t> priorities;
 };
@@ -26,11 +25,11 @@ struct MlnxQos {
   std::string dcbx_mode;    // "OS controlled" / "Firmware controlled"
   std::string trust_state;  // "dscp" / "pcp"
   std::map<std::uint32_t, std::vector<std::uint32_t>> dscp2prio;  // priority -> DSCP values
-  std::vector<std::uint64_t> receive_buffer_bytes;  // per buffer index, bytes
-  std::optional<std::uint64_t> max_buffer_size;     // bytes ("max_buffer_size=262016")
-  std::optional<std::uint32_t> cable_len;           // metres
-  std::vector<bool> pfc_enabled;            // index = priority; empty without a PFC block
-  std::vector<std::uint32_t> pfc_buffer;    // index = priority -> receive buffer index
+  std::vector<std::uint64_t> receive_buffer_bytes;                // per buffer index, bytes
+  std::optional<std::uint64_t> max_buffer_size;  // bytes ("max_buffer_size=262016")
+  std::optional<std::uint32_t> cable_len;        // metres
+  std::vector<bool> pfc_enabled;                 // index = priority; empty without a PFC block
+  std::vector<std::uint32_t> pfc_buffer;         // index = priority -> receive buffer index
   std::vector<MlnxQosTc> tcs;
 
   std::optional<std::uint32_t> priority_of_dscp(std::uint32_t dscp) const;

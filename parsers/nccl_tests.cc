@@ -1,8 +1,7 @@
 #include "parsers/nccl_tests.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cctype>
+#include <nlohmann/json.hpp>
 
 #include "base/strings.h"
 #include "parsers/text_util.h"

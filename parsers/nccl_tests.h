@@ -1,10 +1,9 @@
 // nccl-tests (all_reduce_perf, all_gather_perf, ...) output, old and new table layouts.
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <cstdint>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,9 +24,9 @@ struct NcclLeg {
 
 struct NcclRow {
   std::uint64_t size_bytes = 0;
-  std::uint64_t count = 0;  // elements
-  std::string type;         // "float"
-  std::string redop;        // "sum", "none"
+  std::uint64_t count = 0;           // elements
+  std::string type;                  // "float"
+  std::string redop;                 // "sum", "none"
   std::optional<std::int64_t> root;  // new format only (-1 when not rooted)
   NcclLeg out_of_place;
   NcclLeg in_place;
@@ -46,9 +45,9 @@ struct NcclRank {
 // "NET/IB : Using [0]mlx5_0:1/IB/SHARP [1]mlx5_1:1/RoCE ..."
 struct NcclIbDevice {
   std::uint32_t index = 0;
-  std::string name;   // "mlx5_0"
+  std::string name;  // "mlx5_0"
   std::uint32_t port = 0;
-  std::string link;   // "IB" or "RoCE"
+  std::string link;  // "IB" or "RoCE"
   bool sharp = false;
 };
 
@@ -57,13 +56,13 @@ struct NcclTestsResult {
   std::vector<NcclRank> ranks;
   bool new_format = false;  // has the root and #wrong columns
   std::vector<NcclRow> rows;
-  std::optional<std::uint64_t> out_of_bounds;      // "# Out of bounds values : 0 OK"
+  std::optional<std::uint64_t> out_of_bounds;       // "# Out of bounds values : 0 OK"
   std::optional<double> avg_bus_bandwidth_gbyte_s;  // "# Avg bus bandwidth : X"
   std::vector<std::string> failures;  // "Test NCCL failure ..." / "Test failure ..." lines
   std::vector<std::string> warnings;  // "NCCL WARN ..." lines
   std::string network;                // "IB", "IBext", "Socket" ("Using network X")
   std::vector<NcclIbDevice> ib_devices;
-  bool relaxed_ordering = false;      // "[RO]" on the NET/IB line
+  bool relaxed_ordering = false;  // "[RO]" on the NET/IB line
 };
 
 // Fails when there is neither a header, a data row, an Avg bus bandwidth line nor a failure.

@@ -1,8 +1,7 @@
 #include "parsers/perftest.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "base/strings.h"
 #include "parsers/text_util.h"
@@ -41,8 +40,8 @@ std::vector<PerftestParam> parse_param_line(std::string_view line) {
     if (colon == std::string_view::npos || colon == 0) {
       continue;
     }
-    out.push_back({std::string(trim(piece.substr(0, colon))),
-                   std::string(trim(piece.substr(colon + 1)))});
+    out.push_back(
+        {std::string(trim(piece.substr(0, colon))), std::string(trim(piece.substr(colon + 1)))});
   }
   return out;
 }
@@ -136,7 +135,8 @@ bool add_errors(std::string_view line, PerftestResult& out) {
     std::size_t pos = t.find("Unable to ");
     while (pos != std::string_view::npos) {
       std::size_t next = t.find("Unable to ", pos + 10);
-      std::string_view msg = trim(t.substr(pos, next == std::string_view::npos ? next : next - pos));
+      std::string_view msg =
+          trim(t.substr(pos, next == std::string_view::npos ? next : next - pos));
       out.errors.push_back(
           {contains(msg, "socket") ? "socket" : "other", std::string(msg), {}, {}, {}});
       pos = next;
@@ -154,15 +154,30 @@ bool add_errors(std::string_view line, PerftestResult& out) {
 }  // namespace
 
 std::string wc_status_name(std::uint32_t status) {
-  static constexpr const char* k_names[] = {
-      "IBV_WC_SUCCESS",          "IBV_WC_LOC_LEN_ERR",       "IBV_WC_LOC_QP_OP_ERR",
-      "IBV_WC_LOC_EEC_OP_ERR",   "IBV_WC_LOC_PROT_ERR",      "IBV_WC_WR_FLUSH_ERR",
-      "IBV_WC_MW_BIND_ERR",      "IBV_WC_BAD_RESP_ERR",      "IBV_WC_LOC_ACCESS_ERR",
-      "IBV_WC_REM_INV_REQ_ERR",  "IBV_WC_REM_ACCESS_ERR",    "IBV_WC_REM_OP_ERR",
-      "IBV_WC_RETRY_EXC_ERR",    "IBV_WC_RNR_RETRY_EXC_ERR", "IBV_WC_LOC_RDD_VIOL_ERR",
-      "IBV_WC_REM_INV_RD_REQ_ERR", "IBV_WC_REM_ABORT_ERR",   "IBV_WC_INV_EECN_ERR",
-      "IBV_WC_INV_EEC_STATE_ERR", "IBV_WC_FATAL_ERR",        "IBV_WC_RESP_TIMEOUT_ERR",
-      "IBV_WC_GENERAL_ERR",      "IBV_WC_TM_ERR",            "IBV_WC_TM_RNDV_INCOMPLETE"};
+  static constexpr const char* k_names[] = {"IBV_WC_SUCCESS",
+                                            "IBV_WC_LOC_LEN_ERR",
+                                            "IBV_WC_LOC_QP_OP_ERR",
+                                            "IBV_WC_LOC_EEC_OP_ERR",
+                                            "IBV_WC_LOC_PROT_ERR",
+                                            "IBV_WC_WR_FLUSH_ERR",
+                                            "IBV_WC_MW_BIND_ERR",
+                                            "IBV_WC_BAD_RESP_ERR",
+                                            "IBV_WC_LOC_ACCESS_ERR",
+                                            "IBV_WC_REM_INV_REQ_ERR",
+                                            "IBV_WC_REM_ACCESS_ERR",
+                                            "IBV_WC_REM_OP_ERR",
+                                            "IBV_WC_RETRY_EXC_ERR",
+                                            "IBV_WC_RNR_RETRY_EXC_ERR",
+                                            "IBV_WC_LOC_RDD_VIOL_ERR",
+                                            "IBV_WC_REM_INV_RD_REQ_ERR",
+                                            "IBV_WC_REM_ABORT_ERR",
+                                            "IBV_WC_INV_EECN_ERR",
+                                            "IBV_WC_INV_EEC_STATE_ERR",
+                                            "IBV_WC_FATAL_ERR",
+                                            "IBV_WC_RESP_TIMEOUT_ERR",
+                                            "IBV_WC_GENERAL_ERR",
+                                            "IBV_WC_TM_ERR",
+                                            "IBV_WC_TM_RNDV_INCOMPLETE"};
   if (status >= std::size(k_names)) {
     return {};
   }
@@ -203,7 +218,8 @@ Result<PerftestResult> parse_perftest(std::string_view text) {
       continue;  // the server's "Waiting for client to connect" box
     }
     if (out.title.empty() && line.ends_with(" Test") &&
-        (contains(line, " BW ") || contains(line, " Latency ") || contains(line, "Bidirectional"))) {
+        (contains(line, " BW ") || contains(line, " Latency ") ||
+         contains(line, "Bidirectional"))) {
       out.title = std::string(line);
       out.kind = contains(line, "Latency") ? PerftestKind::Latency : PerftestKind::Bandwidth;
       out.bidirectional = contains(line, "Bidirectional");

@@ -1,10 +1,9 @@
 // perftest output (ib_write_bw, ib_read_lat, ...): parameters, addresses, result table, errors.
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <cstdint>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,7 +25,7 @@ struct PerftestAddress {
   std::string lid;   // as printed: "0000", "0x02"
   std::string qpn;   // "0x2c01"
   std::string psn;
-  std::string gid;   // as printed (decimal bytes joined by ':'); empty on native IB
+  std::string gid;       // as printed (decimal bytes joined by ':'); empty on native IB
   std::string gid_ipv4;  // "10.0.0.12" when the GID is IPv4-mapped; empty otherwise
 };
 
@@ -34,7 +33,7 @@ struct PerftestAddress {
 // Gb/s = 1e9 bit/s. perftest divides by 0x100000 for MB/sec (so "MB/sec" is MiB/s, 2^20 bytes)
 // and by 125000000 for Gb/sec (perftest_resources.c, print_report_bw: format_factor).
 struct PerftestBwRow {
-  std::uint64_t bytes = 0;       // message size
+  std::uint64_t bytes = 0;  // message size
   std::uint64_t iterations = 0;
   std::optional<double> bw_peak;  // nullopt when the run said "BW peak won't be measured"
   double bw_average = 0;
@@ -59,28 +58,28 @@ struct PerftestLatRow {
 };
 
 struct PerftestError {
-  std::string kind;     // "connect", "socket", "completion", "other"
-  std::string message;  // the line (or sentence) as printed
-  std::string peer;     // "192.168.1.2:18515" for "connect"
+  std::string kind;                        // "connect", "socket", "completion", "other"
+  std::string message;                     // the line (or sentence) as printed
+  std::string peer;                        // "192.168.1.2:18515" for "connect"
   std::optional<std::uint32_t> wc_status;  // "Failed status 12" -> 12
-  std::string wc_status_name;  // "IBV_WC_RETRY_EXC_ERR" derived from the number
+  std::string wc_status_name;              // "IBV_WC_RETRY_EXC_ERR" derived from the number
 };
 
 struct PerftestResult {
-  std::string title;       // "RDMA_Write BW Test"
-  std::string verb;        // "RDMA_Write", "RDMA_Read", "Send", "Atomic"
+  std::string title;  // "RDMA_Write BW Test"
+  std::string verb;   // "RDMA_Write", "RDMA_Read", "Send", "Atomic"
   PerftestKind kind = PerftestKind::Unknown;
   bool bidirectional = false;
-  std::vector<PerftestParam> params;  // in printed order
+  std::vector<PerftestParam> params;             // in printed order
   std::map<std::string, std::string> param_map;  // key -> value
-  std::string device;      // "mlx5_0"
-  std::string link_type;   // "Ethernet" / "IB"
-  std::string connection_type;  // "RC", "UD", "DC", ...
+  std::string device;                            // "mlx5_0"
+  std::string link_type;                         // "Ethernet" / "IB"
+  std::string connection_type;                   // "RC", "UD", "DC", ...
   std::optional<std::uint32_t> mtu_bytes;
   std::optional<std::uint32_t> num_qps;
   std::optional<std::uint32_t> gid_index;
   std::vector<PerftestAddress> addresses;
-  std::string bw_unit;     // "MB/sec" or "Gb/sec" (from the table header); empty for latency
+  std::string bw_unit;           // "MB/sec" or "Gb/sec" (from the table header); empty for latency
   bool bw_peak_measured = true;  // false after "WARNING: BW peak won't be measured"
   std::vector<PerftestBwRow> bw_rows;
   std::vector<PerftestLatRow> lat_rows;

@@ -1,10 +1,10 @@
-// `rdma link show`: one line per RDMA port: "link mlx5_0/1 state ACTIVE physical_state LINK_UP netdev x".
+// `rdma link show`: one line per RDMA port: "link mlx5_0/1 state ACTIVE physical_state LINK_UP
+// netdev x".
 #pragma once
-
-#include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,11 +14,11 @@
 namespace netdoctor::parsers {
 
 struct RdmaLink {
-  std::string device;          // "mlx5_0"
-  std::uint32_t port = 0;      // 1
-  std::string state;           // "ACTIVE", "DOWN", ...
-  std::string physical_state;  // "LINK_UP", "DISABLED", ...
-  std::string netdev;          // empty when the port has none
+  std::string device;                         // "mlx5_0"
+  std::uint32_t port = 0;                     // 1
+  std::string state;                          // "ACTIVE", "DOWN", ...
+  std::string physical_state;                 // "LINK_UP", "DISABLED", ...
+  std::string netdev;                         // empty when the port has none
   std::map<std::string, std::string> fields;  // every name/value pair after "link dev/port"
 };
 

@@ -92,7 +92,8 @@ const std::vector<ParserKind>& parser_kinds() {
 
 bool is_parser_kind(std::string_view kind) {
   const auto& all = entries();
-  return std::any_of(all.begin(), all.end(), [kind](const Entry& e) { return e.kind.name == kind; });
+  return std::any_of(all.begin(), all.end(),
+                     [kind](const Entry& e) { return e.kind.name == kind; });
 }
 
 Result<nlohmann::json> parse_to_json(std::string_view kind, std::string_view text) {

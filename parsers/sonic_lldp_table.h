@@ -1,9 +1,8 @@
 // SONiC `show lldp table`.
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,10 +13,10 @@
 namespace netdoctor::parsers {
 
 struct SonicLldpEntry {
-  std::string local_port;         // "Ethernet0"
-  std::string remote_device;      // system name: "node01"
-  std::string remote_port_id;     // "ens1f0np0"
-  std::string capability;         // "BR", "R", may be empty
+  std::string local_port;      // "Ethernet0"
+  std::string remote_device;   // system name: "node01"
+  std::string remote_port_id;  // "ens1f0np0"
+  std::string capability;      // "BR", "R", may be empty
   std::string remote_port_descr;
 };
 

@@ -1,10 +1,9 @@
 // SONiC `show pfc counters`: a "Port Rx" table and a "Port Tx" table, PFC0..PFC7 frame counts.
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <array>
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,9 +19,9 @@ struct SonicPfcPort {
 };
 
 struct SonicPfcCounters {
-  std::string last_cached_time;   // after "Last cached time was", empty when absent
-  std::vector<SonicPfcPort> rx;   // PFC frames received
-  std::vector<SonicPfcPort> tx;   // PFC frames sent
+  std::string last_cached_time;  // after "Last cached time was", empty when absent
+  std::vector<SonicPfcPort> rx;  // PFC frames received
+  std::vector<SonicPfcPort> tx;  // PFC frames sent
 
   const SonicPfcPort* find_rx(std::string_view port) const;
   const SonicPfcPort* find_tx(std::string_view port) const;

@@ -1,8 +1,7 @@
 #include "parsers/sonic_queue_counters.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cctype>
+#include <nlohmann/json.hpp>
 
 #include "base/strings.h"
 #include "parsers/text_table.h"

@@ -1,9 +1,8 @@
 // SONiC `show queue counters`: per port and queue, transmitted and dropped packets/bytes.
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,10 +13,10 @@
 namespace netdoctor::parsers {
 
 struct SonicQueueCounter {
-  std::string port;        // "Ethernet0"
-  std::string queue;       // as printed: "UC3", "MC8", "ALL2"
-  std::string queue_type;  // "UC", "MC", ... (letters of `queue`)
-  std::optional<std::uint32_t> queue_index;  // 3
+  std::string port;                           // "Ethernet0"
+  std::string queue;                          // as printed: "UC3", "MC8", "ALL2"
+  std::string queue_type;                     // "UC", "MC", ... (letters of `queue`)
+  std::optional<std::uint32_t> queue_index;   // 3
   std::optional<std::uint64_t> packets;       // Counter/pkts; nullopt for N/A
   std::optional<std::uint64_t> bytes;         // Counter/bytes
   std::optional<std::uint64_t> drop_packets;  // Drop/pkts

@@ -163,23 +163,16 @@ std::vector<TextTable> parse_text_tables(std::string_view text, std::string_view
     std::vector<Span> spans = underlined ? words(lines[i + 1]) : spans_from_header(header);
     TextTable table;
     table.first_line = i;
-    if (underlined) {
-      for (const auto& s : spans) {
-        std::size_t b = std::min(s.begin, header.size());
-        std::size_t e = std::min(s.end, header.size());
-        table.headers.emplace_back(trim(std::string_view(header).substr(b, e - b)));
-      }
-    } else {
-      for (const auto& s : spans) {
-        std::size_t b = std::min(s.begin, header.size());
-        std::size_t e = std::min(s.end, header.size());
-        table.headers.emplace_back(trim(std::string_view(header).substr(b, e - b)));
-      }
+    for (const auto& s : spans) {
+      std::size_t b = std::min(s.begin, header.size());
+      std::size_t e = std::min(s.end, header.size());
+      table.headers.emplace_back(trim(std::string_view(header).substr(b, e - b)));
     }
     i += underlined ? 2 : 1;
     while (i < lines.size() && !ends_table(lines[i])) {
-      // A new underlined header right after (no blank line) starts another table.
-      if (i + 1 < lines.size() && is_underline(lines[i + 1])) {
+      // A new underlined header right after (no blank line) starts another table; a single
+      // long dash run is a footer rule ("-----" before "Total entries displayed").
+      if (i + 1 < lines.size() && is_underline(lines[i + 1]) && words(lines[i + 1]).size() > 1) {
         break;
       }
       table.rows.push_back(split_row(lines[i], spans));
@@ -194,8 +187,9 @@ Result<TextTable> find_text_table(std::string_view text, const std::vector<std::
   ND_TRY(detail::check_text(text));
   std::string hint = required.empty() ? std::string() : required.back();
   for (auto& table : parse_text_tables(text, hint)) {
-    bool all = std::all_of(required.begin(), required.end(),
-                           [&table](const std::string& name) { return table.column(name).has_value(); });
+    bool all = std::all_of(required.begin(), required.end(), [&table](const std::string& name) {
+      return table.column(name).has_value();
+    });
     if (all) {
       return std::move(table);
     }

@@ -17,7 +17,7 @@ namespace netdoctor::parsers {
 struct TextTable {
   std::vector<std::string> headers;            // trimmed
   std::vector<std::vector<std::string>> rows;  // trimmed cells, one per header ("" when empty)
-  std::size_t first_line = 0;  // index of the header line in the input lines
+  std::size_t first_line = 0;                  // index of the header line in the input lines
 
   // Index of the first header equal to `name` (case-sensitive); nullopt when absent.
   std::optional<std::size_t> column(std::string_view name) const;

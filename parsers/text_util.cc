@@ -16,8 +16,7 @@ Status check_text(std::string_view text) {
     if (u == 0) {
       return parse_error("binary input (NUL bytes)");
     }
-    if (u < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != '\v' &&
-        c != '\x1b') {
+    if (u < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != '\v' && c != '\x1b') {
       ++control;
     }
   }
@@ -97,6 +96,8 @@ std::string_view before_paren(std::string_view s) {
   return trim(open == std::string_view::npos ? s : s.substr(0, open));
 }
 
-Error parse_error(std::string message) { return make_error(ErrorCode::Parse, std::move(message)); }
+Error parse_error(std::string message) {
+  return make_error(ErrorCode::Parse, std::move(message));
+}
 
 }  // namespace netdoctor::parsers::detail

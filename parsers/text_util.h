@@ -1,9 +1,8 @@
 // Line-level helpers shared by the parsers (not part of the public parser API).
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>

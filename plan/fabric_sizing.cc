@@ -147,27 +147,34 @@ std::string third_tier_reason(const FabricInputs& in, int leaves, int uplinks) {
       in.spine_ports);
 }
 
-// Picks the spine count and the uplinks per leaf (a multiple of it, for even ECMP).
-Status choose_spines(const FabricInputs& in, int leaves, int uplinks_min, int& spines,
-                     int& uplinks) {
+// Picks the spine count and the uplinks per leaf, a multiple of it so that ECMP spreads
+// evenly. Auto: the fewest spines (at least two, for redundancy) whose ports hold every leaf,
+// rounding the uplinks up rather than settling for an odd spine count.
+Status choose_spines(const FabricInputs& in, int leaves, int downlink_ports, int uplinks_min,
+                     int& spines, int& uplinks) {
+  uplinks_min = std::max(uplinks_min, 1);
+  const auto fits_spines = [&](int s, int u) { return leaves * (u / s) <= in.spine_ports; };
   if (in.spines > 0) {
     spines = in.spines;
-    uplinks = round_up(std::max(uplinks_min, 1), spines);
-    if (leaves * (uplinks / spines) > in.spine_ports) {
-      return refused(fmt::format(
-          "{} spines of {} ports cannot take {} leaves x {} uplinks ({} per spine): {}", spines,
-          in.spine_ports, leaves, uplinks, leaves * uplinks / spines,
-          third_tier_reason(in, leaves, uplinks)));
+    uplinks = round_up(uplinks_min, spines);
+    if (!fits_spines(spines, uplinks)) {
+      return refused(fmt::format("{} spines of {} ports cannot take {} leaves x {} uplinks: {}",
+                                 spines, in.spine_ports, leaves, uplinks,
+                                 third_tier_reason(in, leaves, uplinks)));
     }
     return {};
   }
-  const int total = leaves * uplinks_min;
-  const int lowest = std::max(uplinks_min >= 2 ? 2 : 1, ceil_div(total, in.spine_ports));
-  for (int s = lowest; s <= uplinks_min; ++s) {
-    if (uplinks_min % s == 0 && total / s <= in.spine_ports) {
-      spines = s;
-      uplinks = uplinks_min;
-      return {};
+  const int lowest = std::max(2, ceil_div(leaves * uplinks_min, in.spine_ports));
+  const int usable = usable_leaf_ports(in);
+  // First pass keeps the spare target; the second only needs the ports to exist.
+  for (const int limit : {usable, in.leaf_ports}) {
+    for (int s = lowest; s <= std::max(lowest, uplinks_min); ++s) {
+      const int u = round_up(uplinks_min, s);
+      if (downlink_ports + u <= limit && fits_spines(s, u)) {
+        spines = s;
+        uplinks = u;
+        return {};
+      }
     }
   }
   return refused(third_tier_reason(in, leaves, uplinks_min));
@@ -301,7 +308,8 @@ Result<FabricDesign> size_fabric(const FabricInputs& raw) {
   const int down = downlinks_per_leaf(in, npl);
   int uplinks = 0;
   if (d.leaves > 1) {
-    ND_TRY(choose_spines(in, d.leaves, uplinks_needed(in, down), d.spines, uplinks));
+    ND_TRY(choose_spines(in, d.leaves, ceil_div(down, in.breakout), uplinks_needed(in, down),
+                         d.spines, uplinks));
   }
   d.leaf = make_leaf(in, npl, uplinks);
   if (d.leaf.ports_used > in.leaf_ports) {

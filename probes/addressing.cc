@@ -29,8 +29,8 @@ std::optional<Cidr> parse_cidr(const std::string& text) {
   unsigned b = 0;
   unsigned c = 0;
   unsigned d = 0;
-  if (std::sscanf(cidr.text.c_str(), "%u.%u.%u.%u", &a, &b, &c, &d) != 4 || a > 255 ||
-      b > 255 || c > 255 || d > 255 || cidr.prefix < 0 || cidr.prefix > 32) {
+  if (std::sscanf(cidr.text.c_str(), "%u.%u.%u.%u", &a, &b, &c, &d) != 4 || a > 255 || b > 255 ||
+      c > 255 || d > 255 || cidr.prefix < 0 || cidr.prefix > 32) {
     return std::nullopt;
   }
   cidr.address = (a << 24) | (b << 16) | (c << 8) | d;
@@ -40,8 +40,8 @@ std::optional<Cidr> parse_cidr(const std::string& text) {
 std::string subnet_of(const Cidr& cidr) {
   std::uint32_t mask = cidr.prefix == 0 ? 0u : ~0u << (32 - cidr.prefix);
   std::uint32_t net = cidr.address & mask;
-  return fmt::format("{}.{}.{}.{}/{}", net >> 24, (net >> 16) & 255, (net >> 8) & 255,
-                     net & 255, cidr.prefix);
+  return fmt::format("{}.{}.{}.{}/{}", net >> 24, (net >> 16) & 255, (net >> 8) & 255, net & 255,
+                     cidr.prefix);
 }
 
 bool is_loopback_or_link_local(const Cidr& cidr) {
@@ -69,7 +69,8 @@ class AddressingProbe final : public BasicProbe {
       auto add = [&](const std::string& ifname, const std::vector<std::string>& addresses) {
         for (const auto& text : addresses) {
           auto cidr = parse_cidr(text);
-          if (!cidr || is_loopback_or_link_local(*cidr) || !seen.insert(ifname + cidr->text).second) {
+          if (!cidr || is_loopback_or_link_local(*cidr) ||
+              !seen.insert(ifname + cidr->text).second) {
             continue;
           }
           by_address[cidr->text].push_back(Owner{&host, ifname});
@@ -164,9 +165,10 @@ class AddressingProbe final : public BasicProbe {
       }
     }
     if (!found) {
-      std::string text = fmt::format("{} addresses unique across {} hosts; per-NIC subnets as "
-                                     "designed",
-                                     by_address.size(), hosts_with);
+      std::string text = fmt::format(
+          "{} addresses unique across {} hosts; per-NIC subnets as "
+          "designed",
+          by_address.size(), hosts_with);
       result.checked.push_back(text);
       result.findings.push_back(make_finding("addressing-ok", {}, 0.9, text));
     }
@@ -175,6 +177,8 @@ class AddressingProbe final : public BasicProbe {
 
 }  // namespace
 
-std::unique_ptr<Probe> make_addressing_probe() { return std::make_unique<AddressingProbe>(); }
+std::unique_ptr<Probe> make_addressing_probe() {
+  return std::make_unique<AddressingProbe>();
+}
 
 }  // namespace netdoctor::probes

@@ -75,8 +75,9 @@ class ClockProbe final : public BasicProbe {
     }
     if (with_chrony == 0 && all_devs.empty()) {
       result.status = ProbeStatus::Skipped;
-      result.reason = "no data for chronyc tracking, and too few machines to compare "
-                      "captured_at";
+      result.reason =
+          "no data for chronyc tracking, and too few machines to compare "
+          "captured_at";
       return;
     }
     if (with_chrony < fabric.hosts.size()) {
@@ -86,8 +87,7 @@ class ClockProbe final : public BasicProbe {
     FleetStats offset_stats = fleet_stats(offsets);
     double offset_limit = std::max(k_offset_floor_s, k_min_z * k_mad_to_sigma * offset_stats.mad);
     FleetStats skew_stats = fleet_stats(all_devs);
-    double skew_limit =
-        std::max(k_capture_skew_floor_s, k_min_z * k_mad_to_sigma * skew_stats.mad);
+    double skew_limit = std::max(k_capture_skew_floor_s, k_min_z * k_mad_to_sigma * skew_stats.mad);
     bool found = false;
     for (const auto& host : fabric.hosts) {
       const auto& clock = host.clock;
@@ -111,10 +111,11 @@ class ClockProbe final : public BasicProbe {
           worst = excess;
           value = off * 1e3;
           normal = offset_stats.median * 1e3;
-          evidence = fmt::format("{} is {:.3g} ms {} its reference (fleet median {:.3g} ms, "
-                                 "tolerance {:.3g} ms)",
-                                 host.name, std::fabs(off) * 1e3, off > 0 ? "ahead of" : "behind",
-                                 offset_stats.median * 1e3, offset_limit * 1e3);
+          evidence = fmt::format(
+              "{} is {:.4g} ms {} its reference (fleet median {:.3g} ms, "
+              "tolerance {:.3g} ms)",
+              host.name, std::fabs(off) * 1e3, off > 0 ? "ahead of" : "behind",
+              offset_stats.median * 1e3, offset_limit * 1e3);
         }
       }
       auto it = skews.find(host.name);
@@ -127,11 +128,11 @@ class ClockProbe final : public BasicProbe {
             normal = skew_stats.median * 1e3;
           }
           worst = std::max(worst, excess);
-          evidence += fmt::format("{}{}'s capture timestamps are {:.3g} s {} the fleet's "
-                                  "median (spread {:.3g} s)",
-                                  evidence.empty() ? "" : "; ", host.name, std::fabs(dev),
-                                  dev > 0 ? "ahead of" : "behind",
-                                  k_mad_to_sigma * skew_stats.mad);
+          evidence += fmt::format(
+              "{}{}'s capture timestamps are {:.3g} s {} the fleet's "
+              "median (spread {:.3g} s)",
+              evidence.empty() ? "" : "; ", host.name, std::fabs(dev),
+              dev > 0 ? "ahead of" : "behind", k_mad_to_sigma * skew_stats.mad);
         }
       }
       if (worst > 0.0) {
@@ -154,6 +155,8 @@ class ClockProbe final : public BasicProbe {
 
 }  // namespace
 
-std::unique_ptr<Probe> make_clock_probe() { return std::make_unique<ClockProbe>(); }
+std::unique_ptr<Probe> make_clock_probe() {
+  return std::make_unique<ClockProbe>();
+}
 
 }  // namespace netdoctor::probes

@@ -36,12 +36,10 @@ double drop_share(const PortDrops& p) {
 class DropsBuffersProbe final : public BasicProbe {
  public:
   DropsBuffersProbe()
-      : BasicProbe("drops-buffers",
-                   "Drops on the lossless queue, NIC receive discards, lossy-queue drops",
-                   CostClass::Passive,
-                   {"show queue counters", "show interfaces counters", "ethtool -S"},
-                   {"lossless-queue-drops", "nic-discards", "lossy-queue-drops",
-                    "drops-clear"}) {}
+      : BasicProbe(
+            "drops-buffers", "Drops on the lossless queue, NIC receive discards, lossy-queue drops",
+            CostClass::Passive, {"show queue counters", "show interfaces counters", "ethtool -S"},
+            {"lossless-queue-drops", "nic-discards", "lossy-queue-drops", "drops-clear"}) {}
 
  protected:
   void examine(const ProbeContext& context, ProbeResult& result) const override {
@@ -59,8 +57,7 @@ class DropsBuffersProbe final : public BasicProbe {
     for (const auto& sw : fabric.switches) {
       for (const auto& port : sw.ports) {
         ++port_total;
-        PortDrops p{&sw, &port,
-                    read_counter(port.samples, metric::k_sw_queue_drop_packets, prio),
+        PortDrops p{&sw, &port, read_counter(port.samples, metric::k_sw_queue_drop_packets, prio),
                     read_counter(port.samples, metric::k_sw_queue_tx_packets, prio)};
         if (p.drops.present()) {
           lossless_ports.push_back(p);
@@ -123,9 +120,8 @@ class DropsBuffersProbe final : public BasicProbe {
 
  private:
   // Flags ports whose drops stand out from the other ports; `queue` < 0 means lossy queues.
-  static bool judge_ports(const std::vector<PortDrops>& ports, const std::string& signal,
-                          int queue, const model::Fabric& fabric, ProbeResult& result,
-                          double weight) {
+  static bool judge_ports(const std::vector<PortDrops>& ports, const std::string& signal, int queue,
+                          const model::Fabric& fabric, ProbeResult& result, double weight) {
     bool rates = std::any_of(ports.begin(), ports.end(),
                              [](const PortDrops& p) { return p.drops.is_rate(); });
     std::vector<double> values;

@@ -34,8 +34,8 @@ struct Group {
 class EcnCnpProbe final : public BasicProbe {
  public:
   EcnCnpProbe()
-      : BasicProbe("ecn-cnp", "ECN marks received and CNPs versus PFC pause, per leaf", CostClass::Passive,
-                   {"sysfs hw_counters", "ethtool -S", "show queue counters"},
+      : BasicProbe("ecn-cnp", "ECN marks received and CNPs versus PFC pause, per leaf",
+                   CostClass::Passive, {"sysfs hw_counters", "ethtool -S", "show queue counters"},
                    {"ecn-inactive", "cnp-ignored", "ecn-active"}) {}
 
  protected:
@@ -82,8 +82,8 @@ class EcnCnpProbe final : public BasicProbe {
       double own = median_of(group.activity);
       double pause = median_of(group.pause);
       double rest = others.empty() ? 0.0 : median_of(others);
-      bool isolated = !others.empty() && rest >= k_min_fleet_activity &&
-                      own <= k_inactive_fraction * rest;
+      bool isolated =
+          !others.empty() && rest >= k_min_fleet_activity && own <= k_inactive_fraction * rest;
       bool fabric_wide = others.empty() && own <= 0.0;
       if (pause < pause_floor || !(isolated || fabric_wide)) {
         continue;
@@ -97,14 +97,16 @@ class EcnCnpProbe final : public BasicProbe {
         entities.push_back(nic->nic_entity());
       }
       std::string where = name.empty() ? std::string("hosts with no known leaf") : "behind " + name;
-      std::string text =
-          isolated ? fmt::format("{} NICs {} see {} ECN marks/CNPs{} (median) while pausing {} "
-                                 "frames{} on priority {}; the rest of the fleet marks {}{}",
-                                 group.nics.size(), where, human(own), per(activity),
-                                 human(pause), per(activity), prio, human(rest), per(activity))
-                   : fmt::format("{} NICs {} pause {} frames{} on priority {} but no NIC sees "
-                                 "any ECN mark or CNP",
-                                 group.nics.size(), where, human(pause), per(activity), prio);
+      std::string text = isolated
+                             ? fmt::format(
+                                   "{} NICs {} see {} ECN marks/CNPs{} (median) while pausing {} "
+                                   "frames{} on priority {}; the rest of the fleet marks {}{}",
+                                   group.nics.size(), where, human(own), per(activity),
+                                   human(pause), per(activity), prio, human(rest), per(activity))
+                             : fmt::format(
+                                   "{} NICs {} pause {} frames{} on priority {} but no NIC sees "
+                                   "any ECN mark or CNP",
+                                   group.nics.size(), where, human(pause), per(activity), prio);
       double strength = isolated ? std::max(0.6, 1.0 - own / std::max(rest, 1e-9)) : 0.6;
       result.findings.push_back(make_finding("ecn-inactive", entities, strength, text, own,
                                              isolated ? rest : 0.0,
@@ -132,8 +134,8 @@ class EcnCnpProbe final : public BasicProbe {
                                      human(activity.stats.median), per(activity),
                                      activity.values.size(), groups.size());
       result.checked.push_back(text);
-      result.findings.push_back(make_finding("ecn-active", {}, 0.7, text,
-                                             activity.stats.median, activity.stats.median,
+      result.findings.push_back(make_finding("ecn-active", {}, 0.7, text, activity.stats.median,
+                                             activity.stats.median,
                                              activity.rate_mode ? "events/s" : "events"));
     }
   }
@@ -141,6 +143,8 @@ class EcnCnpProbe final : public BasicProbe {
 
 }  // namespace
 
-std::unique_ptr<Probe> make_ecn_cnp_probe() { return std::make_unique<EcnCnpProbe>(); }
+std::unique_ptr<Probe> make_ecn_cnp_probe() {
+  return std::make_unique<EcnCnpProbe>();
+}
 
 }  // namespace netdoctor::probes

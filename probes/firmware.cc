@@ -63,13 +63,12 @@ class FirmwareProbe final : public BasicProbe {
         if (!nic.firmware.empty() && firmware_by_model[m].size() > 1 &&
             nic.firmware != fw_mode[m].value) {
           why.push_back(fmt::format("firmware {} (fleet {} on {} of {} {})", nic.firmware,
-                                    fw_mode[m].value, fw_mode[m].count,
-                                    firmware_by_model[m].size(), m));
+                                    fw_mode[m].value, fw_mode[m].count, firmware_by_model[m].size(),
+                                    m));
         }
         if (!nic.driver_version.empty() && driver_by_model[m].size() > 1 &&
             nic.driver_version != drv_mode[m].value) {
-          why.push_back(fmt::format("driver {} (fleet {})", nic.driver_version,
-                                    drv_mode[m].value));
+          why.push_back(fmt::format("driver {} (fleet {})", nic.driver_version, drv_mode[m].value));
         }
         if (why.empty()) {
           continue;
@@ -93,17 +92,18 @@ class FirmwareProbe final : public BasicProbe {
         entities.push_back(host.entity());
       }
       entities.insert(entities.end(), odd_entities.begin(), odd_entities.end());
-      std::string text = whole_host ? fmt::format("all {} NICs of {} differ: ", odd, host.name)
-                                    : std::string();
+      std::string text =
+          whole_host ? fmt::format("all {} NICs of {} differ: ", odd, host.name) : std::string();
       for (std::size_t i = 0; i < parts.size(); ++i) {
         text += (i == 0 ? "" : "; ") + parts[i];
       }
       result.findings.push_back(make_finding("firmware-mismatch", entities, 0.9, text));
     }
     if (!found) {
-      std::string text = fmt::format("{} NICs in {} models run their model's majority firmware "
-                                     "and driver",
-                                     with, firmware_by_model.size());
+      std::string text = fmt::format(
+          "{} NICs in {} models run their model's majority firmware "
+          "and driver",
+          with, firmware_by_model.size());
       result.checked.push_back(text);
       result.findings.push_back(make_finding("firmware-consistent", {}, 0.9, text));
     }
@@ -112,6 +112,8 @@ class FirmwareProbe final : public BasicProbe {
 
 }  // namespace
 
-std::unique_ptr<Probe> make_firmware_probe() { return std::make_unique<FirmwareProbe>(); }
+std::unique_ptr<Probe> make_firmware_probe() {
+  return std::make_unique<FirmwareProbe>();
+}
 
 }  // namespace netdoctor::probes

@@ -76,16 +76,14 @@ class LinkErrorsProbe final : public BasicProbe {
  public:
   LinkErrorsProbe()
       : BasicProbe("link-errors", "Symbol/FCS/FEC errors and link-down events per link",
-                   CostClass::Passive,
-                   {"ethtool -S", "sysfs counters", "show interfaces counters"},
+                   CostClass::Passive, {"ethtool -S", "sysfs counters", "show interfaces counters"},
                    {"link-errors", "link-flap", "link-clean"}) {}
 
  protected:
   void examine(const ProbeContext& context, ProbeResult& result) const override {
     const model::Fabric& fabric = context.fabric;
-    NicSurvey errors = survey_nics(fabric, [](const model::Nic& nic) {
-      return read_nic_errors(nic).errors;
-    });
+    NicSurvey errors =
+        survey_nics(fabric, [](const model::Nic& nic) { return read_nic_errors(nic).errors; });
     std::vector<std::pair<const model::Switch*, const model::SwitchPort*>> ports;
     std::vector<double> port_values;
     std::size_t port_total = 0;
@@ -101,8 +99,9 @@ class LinkErrorsProbe final : public BasicProbe {
     }
     if (errors.with_data == 0 && ports.empty()) {
       result.status = ProbeStatus::Skipped;
-      result.reason = "no data for ethtool -S, sysfs counters or show interfaces counters "
-                      "(link error counters)";
+      result.reason =
+          "no data for ethtool -S, sysfs counters or show interfaces counters "
+          "(link error counters)";
       return;
     }
     if (errors.with_data < errors.total) {
@@ -147,8 +146,8 @@ class LinkErrorsProbe final : public BasicProbe {
                                      nic_label(nic), human(value.reading.value), per(errors),
                                      read.detail, human(errors.stats.median), per(errors));
       if (ber > 0.0) {
-        text += fmt::format("; error ratio at least {:.2g} per bit, limit {:.0g}", ber,
-                            k_ber_limit);
+        text +=
+            fmt::format("; error ratio at least {:.2g} per bit, limit {:.0g}", ber, k_ber_limit);
       }
       result.findings.push_back(make_finding("link-errors", entities, strength, text,
                                              value.reading.value, errors.stats.median,
@@ -199,12 +198,12 @@ class LinkErrorsProbe final : public BasicProbe {
         }
         entities.push_back(link_entity(nic->netdev_entity(), here));
       }
-      result.findings.push_back(make_finding(
-          "link-errors", entities,
-          std::max(dev.strength, over_limit ? saturating(ber, k_ber_limit) : 0.0),
-          fmt::format("{}/{} receives {} errored frames/s (RX_ERR), median port {}/s", sw->name,
-                      port->name, human(rate), human(port_stats.median)),
-          rate, port_stats.median, "errors/s"));
+      result.findings.push_back(
+          make_finding("link-errors", entities,
+                       std::max(dev.strength, over_limit ? saturating(ber, k_ber_limit) : 0.0),
+                       fmt::format("{}/{} receives {} errored frames/s (RX_ERR), median port {}/s",
+                                   sw->name, port->name, human(rate), human(port_stats.median)),
+                       rate, port_stats.median, "errors/s"));
     }
     if (!found) {
       std::string text = fmt::format(
@@ -213,8 +212,7 @@ class LinkErrorsProbe final : public BasicProbe {
           errors.values.size(), human(errors.stats.median), per(errors), ports.size(),
           human(port_stats.median));
       result.checked.push_back(text);
-      result.findings.push_back(make_finding("link-clean", {}, errors.rate_mode ? 0.8 : 0.4,
-                                             text));
+      result.findings.push_back(make_finding("link-clean", {}, errors.rate_mode ? 0.8 : 0.4, text));
     }
     (void)port_total;
   }
@@ -222,6 +220,8 @@ class LinkErrorsProbe final : public BasicProbe {
 
 }  // namespace
 
-std::unique_ptr<Probe> make_link_errors_probe() { return std::make_unique<LinkErrorsProbe>(); }
+std::unique_ptr<Probe> make_link_errors_probe() {
+  return std::make_unique<LinkErrorsProbe>();
+}
 
 }  // namespace netdoctor::probes

@@ -64,13 +64,14 @@ class LinkSpeedProbe final : public BasicProbe {
     }
     if (nic_with == 0 && port_with == 0) {
       result.status = ProbeStatus::Skipped;
-      result.reason = "no data for ethtool, sysfs net, ibv_devinfo or show interfaces status "
-                      "(link speeds)";
+      result.reason =
+          "no data for ethtool, sysfs net, ibv_devinfo or show interfaces status "
+          "(link speeds)";
       return;
     }
     if (nic_with < nic_total) {
-      add_note(result, fmt::format("partial coverage: {} of {} NICs report a speed", nic_with,
-                                   nic_total));
+      add_note(result,
+               fmt::format("partial coverage: {} of {} NICs report a speed", nic_with, nic_total));
     }
     bool found = false;
     for (const auto& host : fabric.hosts) {
@@ -78,11 +79,11 @@ class LinkSpeedProbe final : public BasicProbe {
         std::vector<std::string> entities = nic_entities(nic);
         if (is_down(nic.operstate) || is_down(nic.state)) {
           found = true;
-          result.findings.push_back(make_finding(
-              "link-down", entities, 0.9,
-              fmt::format("{} is down (netdev {}, RDMA port {})", nic_label(nic),
-                          nic.operstate.empty() ? "?" : nic.operstate,
-                          nic.state.empty() ? "?" : nic.state)));
+          result.findings.push_back(
+              make_finding("link-down", entities, 0.9,
+                           fmt::format("{} is down (netdev {}, RDMA port {})", nic_label(nic),
+                                       nic.operstate.empty() ? "?" : nic.operstate,
+                                       nic.state.empty() ? "?" : nic.state)));
           continue;
         }
         if (!nic.speed_gbps) {
@@ -99,12 +100,11 @@ class LinkSpeedProbe final : public BasicProbe {
         if (speed < peers * k_speed_slack) {
           expected = std::max(expected, peers);
           why += fmt::format("{}its {} peers of model {} run {} Gb/s", why.empty() ? "" : "; ",
-                             speeds_by_model[nic_model(nic)].size(), nic_model(nic),
-                             human(peers));
+                             speeds_by_model[nic_model(nic)].size(), nic_model(nic), human(peers));
         }
         if (nic.active_width && *nic.active_width < k_full_width) {
-          why += fmt::format("{}{} of {} lanes active", why.empty() ? "" : "; ",
-                             *nic.active_width, k_full_width);
+          why += fmt::format("{}{} of {} lanes active", why.empty() ? "" : "; ", *nic.active_width,
+                             k_full_width);
           expected = std::max(expected, speed * k_full_width / *nic.active_width);
         }
         if (why.empty()) {
@@ -114,10 +114,10 @@ class LinkSpeedProbe final : public BasicProbe {
         if (!nic.port_entity().empty()) {
           entities.push_back(link_entity(nic.netdev_entity(), nic.port_entity()));
         }
-        result.findings.push_back(make_finding(
-            "link-degraded", entities, saturating(expected / speed - 1.0, 0.25),
-            fmt::format("{} runs at {} Gb/s ({})", nic_label(nic), human(speed), why), speed,
-            expected, "Gb/s"));
+        result.findings.push_back(
+            make_finding("link-degraded", entities, saturating(expected / speed - 1.0, 0.25),
+                         fmt::format("{} runs at {} Gb/s ({})", nic_label(nic), human(speed), why),
+                         speed, expected, "Gb/s"));
       }
     }
     for (const auto& sw : fabric.switches) {
@@ -148,15 +148,14 @@ class LinkSpeedProbe final : public BasicProbe {
         }
         result.findings.push_back(make_finding(
             "link-degraded", entities, saturating(usual / *port.speed_gbps - 1.0, 0.25),
-            fmt::format("{}/{} runs at {} Gb/s while {} {} ports run {} Gb/s", sw.name,
-                        port.name, human(*port.speed_gbps), peers.size(), role(port),
-                        human(usual)),
+            fmt::format("{}/{} runs at {} Gb/s while {} {} ports run {} Gb/s", sw.name, port.name,
+                        human(*port.speed_gbps), peers.size(), role(port), human(usual)),
             *port.speed_gbps, usual, "Gb/s"));
       }
     }
     if (!found) {
-      std::string text = fmt::format("{} NICs and {} switch ports at their rated/peer speed",
-                                     nic_with, port_with);
+      std::string text =
+          fmt::format("{} NICs and {} switch ports at their rated/peer speed", nic_with, port_with);
       result.checked.push_back(text);
       result.findings.push_back(make_finding("link-speed-ok", {}, 0.8, text));
     }
@@ -165,6 +164,8 @@ class LinkSpeedProbe final : public BasicProbe {
 
 }  // namespace
 
-std::unique_ptr<Probe> make_link_speed_probe() { return std::make_unique<LinkSpeedProbe>(); }
+std::unique_ptr<Probe> make_link_speed_probe() {
+  return std::make_unique<LinkSpeedProbe>();
+}
 
 }  // namespace netdoctor::probes

@@ -13,8 +13,8 @@ class MtuProbe final : public BasicProbe {
   MtuProbe()
       : BasicProbe("mtu", "MTU consistency: hosts, RoCE path, switch ports, both link ends",
                    CostClass::Config,
-                   {"sysfs net", "ip address", "ibv_devinfo", "show interfaces status",
-                    "lldpcli", "show lldp table"},
+                   {"sysfs net", "ip address", "ibv_devinfo", "show interfaces status", "lldpcli",
+                    "show lldp table"},
                    {"mtu-mismatch", "mtu-consistent"}) {}
 
  protected:
@@ -44,8 +44,9 @@ class MtuProbe final : public BasicProbe {
     }
     if (host_mtus.empty() && path_mtus.empty() && port_mtus.empty()) {
       result.status = ProbeStatus::Skipped;
-      result.reason = "no data for sysfs net, ip address, ibv_devinfo or show interfaces status "
-                      "(MTU)";
+      result.reason =
+          "no data for sysfs net, ip address, ibv_devinfo or show interfaces status "
+          "(MTU)";
       return;
     }
     if (host_mtus.size() < nic_total) {
@@ -65,14 +66,13 @@ class MtuProbe final : public BasicProbe {
         double value = 0.0;
         double normal = 0.0;
         if (nic.mtu && *nic.mtu != host_mode) {
-          why.push_back(fmt::format("netdev MTU {} where the fleet uses {}", *nic.mtu,
-                                    host_mode));
+          why.push_back(fmt::format("netdev MTU {} where the fleet uses {}", *nic.mtu, host_mode));
           value = *nic.mtu;
           normal = host_mode;
         }
         if (nic.active_mtu && *nic.active_mtu != path_mode) {
-          why.push_back(fmt::format("RoCE active_mtu {} where the fleet uses {}",
-                                    *nic.active_mtu, path_mode));
+          why.push_back(fmt::format("RoCE active_mtu {} where the fleet uses {}", *nic.active_mtu,
+                                    path_mode));
           if (value == 0.0) {
             value = *nic.active_mtu;
             normal = path_mode;
@@ -99,8 +99,8 @@ class MtuProbe final : public BasicProbe {
         for (std::size_t i = 0; i < why.size(); ++i) {
           text += (i == 0 ? "" : "; ") + why[i];
         }
-        result.findings.push_back(make_finding("mtu-mismatch", entities, 0.9, text, value,
-                                               normal, "bytes"));
+        result.findings.push_back(
+            make_finding("mtu-mismatch", entities, 0.9, text, value, normal, "bytes"));
       }
     }
     for (const auto& sw : fabric.switches) {
@@ -117,11 +117,11 @@ class MtuProbe final : public BasicProbe {
         if (const model::Nic* nic = nic_behind(fabric, sw, port)) {
           append_unique(entities, nic->netdev_entity());
         }
-        result.findings.push_back(make_finding(
-            "mtu-mismatch", entities, 0.8,
-            fmt::format("{}/{} has MTU {} where the other switch ports use {}", sw.name,
-                        port.name, *port.mtu, port_mode),
-            *port.mtu, port_mode, "bytes"));
+        result.findings.push_back(
+            make_finding("mtu-mismatch", entities, 0.8,
+                         fmt::format("{}/{} has MTU {} where the other switch ports use {}",
+                                     sw.name, port.name, *port.mtu, port_mode),
+                         *port.mtu, port_mode, "bytes"));
       }
     }
     if (!found) {
@@ -137,6 +137,8 @@ class MtuProbe final : public BasicProbe {
 
 }  // namespace
 
-std::unique_ptr<Probe> make_mtu_probe() { return std::make_unique<MtuProbe>(); }
+std::unique_ptr<Probe> make_mtu_probe() {
+  return std::make_unique<MtuProbe>();
+}
 
 }  // namespace netdoctor::probes

@@ -56,10 +56,10 @@ class OversubscriptionProbe final : public BasicProbe {
       }
       ++judged;
       double ratio = down / up;
-      std::string capacity = fmt::format("{}: {} Gb/s down ({} ports) vs {} Gb/s up ({} ports) "
-                                         "= {:.2g}:1",
-                                         leaf.sw->name, human(down), leaf.downlinks.size(),
-                                         human(up), up_active, ratio);
+      std::string capacity = fmt::format(
+          "{}: {} Gb/s down ({} ports) vs {} Gb/s up ({} ports) "
+          "= {:.2g}:1",
+          leaf.sw->name, human(down), leaf.downlinks.size(), human(up), up_active, ratio);
       if (ratio <= k_max_balanced_ratio) {
         result.checked.push_back(capacity);
         continue;
@@ -69,8 +69,8 @@ class OversubscriptionProbe final : public BasicProbe {
         mean_util = util_sum / static_cast<double>(util_count);
       }
       if (mean_util && *mean_util < k_saturated_utilisation) {
-        result.checked.push_back(capacity + fmt::format(", uplinks at {} (not saturated)",
-                                                        percent(*mean_util)));
+        result.checked.push_back(
+            capacity + fmt::format(", uplinks at {} (not saturated)", percent(*mean_util)));
         continue;
       }
       found = true;
@@ -90,13 +90,14 @@ class OversubscriptionProbe final : public BasicProbe {
     }
     if (judged == 0) {
       result.status = ProbeStatus::Skipped;
-      result.reason = "no data for show interfaces status / show lldp table (no leaf with known "
-                      "downlink and uplink speeds)";
+      result.reason =
+          "no data for show interfaces status / show lldp table (no leaf with known "
+          "downlink and uplink speeds)";
       return;
     }
     if (judged < leaves.size()) {
-      add_note(result, fmt::format("{} of {} leaves had port speeds on both sides", judged,
-                                   leaves.size()));
+      add_note(result,
+               fmt::format("{} of {} leaves had port speeds on both sides", judged, leaves.size()));
     }
     if (!found) {
       std::string text = "leaf capacity balanced: ";

@@ -81,8 +81,8 @@ class PacketSizeProbe final : public BasicProbe {
       }
     }
     double mean_size = bytes / packets;
-    double mtu = mtus.empty() ? k_default_path_mtu
-                              : static_cast<double>(int_mode_of(mtus).value_or(4096));
+    double mtu =
+        mtus.empty() ? k_default_path_mtu : static_cast<double>(int_mode_of(mtus).value_or(4096));
     double util = utils.empty() ? -1.0 : median_of(utils);
     std::string util_text = util < 0.0 ? std::string("link utilisation unknown")
                                        : fmt::format("median link utilisation {}", percent(util));
@@ -109,17 +109,20 @@ class PacketSizeProbe final : public BasicProbe {
           mean_size, mtu, "bytes/packet"));
       return;
     }
-    std::string text = fmt::format("mean packet size {:.0f} bytes over {} NICs (path MTU {:.0f}); "
-                                   "{}",
-                                   mean_size, rows.size(), mtu, util_text);
+    std::string text = fmt::format(
+        "mean packet size {:.0f} bytes over {} NICs (path MTU {:.0f}); "
+        "{}",
+        mean_size, rows.size(), mtu, util_text);
     result.checked.push_back(text);
-    result.findings.push_back(make_finding("packet-size-normal", {}, 0.8, text, mean_size, mtu,
-                                           "bytes/packet"));
+    result.findings.push_back(
+        make_finding("packet-size-normal", {}, 0.8, text, mean_size, mtu, "bytes/packet"));
   }
 };
 
 }  // namespace
 
-std::unique_ptr<Probe> make_packet_size_probe() { return std::make_unique<PacketSizeProbe>(); }
+std::unique_ptr<Probe> make_packet_size_probe() {
+  return std::make_unique<PacketSizeProbe>();
+}
 
 }  // namespace netdoctor::probes

@@ -114,10 +114,10 @@ class PerftestBaselineProbe final : public BasicProbe {
     }
     result.checked = ok_lines;
     if (!found && compared > 0) {
-      result.findings.push_back(make_finding(
-          "perftest-ok", {}, 0.8,
-          fmt::format("{} perftest runs within {} of their baselines", compared,
-                      percent(threshold))));
+      result.findings.push_back(
+          make_finding("perftest-ok", {}, 0.8,
+                       fmt::format("{} perftest runs within {} of their baselines", compared,
+                                   percent(threshold))));
     }
   }
 };

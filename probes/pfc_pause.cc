@@ -43,8 +43,7 @@ class PfcPauseProbe final : public BasicProbe {
       : BasicProbe("pfc-pause",
                    "PFC pause on the RoCE priority: storm origin, victims, widespread pause",
                    CostClass::Passive, {"ethtool -S", "show pfc counters"},
-                   {"pfc-storm-origin", "pfc-pause-victim", "pfc-pause-widespread",
-                    "pfc-quiet"}) {}
+                   {"pfc-storm-origin", "pfc-pause-victim", "pfc-pause-widespread", "pfc-quiet"}) {}
 
  protected:
   void examine(const ProbeContext& context, ProbeResult& result) const override {
@@ -85,12 +84,12 @@ class PfcPauseProbe final : public BasicProbe {
                                    tx.with_data, tx.total));
     }
     if (ports.size() < port_total) {
-      add_note(result, fmt::format("{} of {} switch ports have PFC counters", ports.size(),
-                                   port_total));
+      add_note(result,
+               fmt::format("{} of {} switch ports have PFC counters", ports.size(), port_total));
     }
     if (!tx.resets.empty()) {
-      add_note(result, fmt::format("pause counters reset on {} NICs (no rate for them)",
-                                   tx.resets.size()));
+      add_note(result,
+               fmt::format("pause counters reset on {} NICs (no rate for them)", tx.resets.size()));
     }
     const bool rate_mode = tx.rate_mode || rx.rate_mode;
     const double floor = rate_mode ? k_min_pause_rate : k_min_pause_count;
@@ -127,10 +126,10 @@ class PfcPauseProbe final : public BasicProbe {
       origin.switch_name = nic.switch_name;
       origin.strength = std::max({dev.strength, saturating(share, k_storm_share / 2.0),
                                   storm_error ? 0.95 : (storm_events > 0.0 ? 0.8 : 0.0)});
-      std::string text = fmt::format(
-          "{} sends {} pause frames{} on priority {}, {}x the fleet median of {}{}",
-          nic_label(nic), human(value.reading.value), per(tx), prio,
-          human(dev.ratio), human(tx.stats.median), per(tx));
+      std::string text =
+          fmt::format("{} sends {} pause frames{} on priority {}, {}x the fleet median of {}{}",
+                      nic_label(nic), human(value.reading.value), per(tx), prio, human(dev.ratio),
+                      human(tx.stats.median), per(tx));
       if (us.is_rate()) {
         text += fmt::format("; it held its link paused {} of the window", percent(share));
       }
@@ -206,9 +205,8 @@ class PfcPauseProbe final : public BasicProbe {
     }
 
     for (const auto& origin : origins) {
-      result.findings.push_back(make_finding("pfc-storm-origin", origin.entities,
-                                             origin.strength, origin.summary, origin.value,
-                                             origin.normal, unit));
+      result.findings.push_back(make_finding("pfc-storm-origin", origin.entities, origin.strength,
+                                             origin.summary, origin.value, origin.normal, unit));
     }
 
     // Receivers of pause: NICs paused at or above the floor.
@@ -260,7 +258,8 @@ class PfcPauseProbe final : public BasicProbe {
 
     std::size_t observed = rx.values.size() + ports.size();
     std::size_t pausing = paused.size() + paused_ports;
-    double fraction = observed == 0 ? 0.0 : static_cast<double>(pausing) / static_cast<double>(observed);
+    double fraction =
+        observed == 0 ? 0.0 : static_cast<double>(pausing) / static_cast<double>(observed);
     if (pausing >= k_widespread_min_count && fraction >= k_widespread_fraction) {
       std::map<std::string, std::size_t> by_switch;
       for (const NicValue* value : paused) {
@@ -295,17 +294,18 @@ class PfcPauseProbe final : public BasicProbe {
     std::string quiet = fmt::format(
         "{} NICs send pause on priority {} at median {}{} (max {}{}); {} of {} entities "
         "paused at {} frames{} or more",
-        tx.values.size(), prio, human(tx.stats.median), per(tx), human(max_tx), per(tx),
-        pausing, observed, human(floor), per(rx));
+        tx.values.size(), prio, human(tx.stats.median), per(tx), human(max_tx), per(tx), pausing,
+        observed, human(floor), per(rx));
     result.checked.push_back(quiet);
-    result.findings.push_back(
-        make_finding("pfc-quiet", {}, tx.with_data == tx.total ? 0.9 : 0.6, quiet, max_tx,
-                     tx.stats.median, unit));
+    result.findings.push_back(make_finding("pfc-quiet", {}, tx.with_data == tx.total ? 0.9 : 0.6,
+                                           quiet, max_tx, tx.stats.median, unit));
   }
 };
 
 }  // namespace
 
-std::unique_ptr<Probe> make_pfc_pause_probe() { return std::make_unique<PfcPauseProbe>(); }
+std::unique_ptr<Probe> make_pfc_pause_probe() {
+  return std::make_unique<PfcPauseProbe>();
+}
 
 }  // namespace netdoctor::probes

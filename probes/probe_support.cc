@@ -104,9 +104,9 @@ Deviation assess_high(double value, const FleetStats& stats, const OutlierRule& 
   deviation.outlier =
       value >= rule.abs_floor && deviation.z >= rule.min_z && deviation.ratio >= rule.min_ratio;
   if (deviation.outlier) {
-    deviation.strength = std::clamp(
-        0.5 * saturating(deviation.z, rule.min_z) + 0.5 * saturating(deviation.ratio, rule.min_ratio),
-        0.0, 1.0);
+    deviation.strength = std::clamp(0.5 * saturating(deviation.z, rule.min_z) +
+                                        0.5 * saturating(deviation.ratio, rule.min_ratio),
+                                    0.0, 1.0);
   }
   return deviation;
 }
@@ -198,12 +198,19 @@ std::string human(double value) {
   if (magnitude >= 1e4) {
     return fmt::format("{:.3g}k", value / 1e3);
   }
+  if (magnitude >= 100.0) {
+    return fmt::format("{:.0f}", value);
+  }
   return fmt::format("{:.3g}", value);
 }
 
-std::string percent(double fraction) { return fmt::format("{:.3g} %", fraction * 100.0); }
+std::string percent(double fraction) {
+  return fmt::format("{:.3g} %", fraction * 100.0);
+}
 
-std::string per(const NicSurvey& survey) { return survey.rate_mode ? "/s" : " (cumulative)"; }
+std::string per(const NicSurvey& survey) {
+  return survey.rate_mode ? "/s" : " (cumulative)";
+}
 
 void add_note(ProbeResult& result, const std::string& note) {
   if (note.empty()) {

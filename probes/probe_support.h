@@ -43,10 +43,10 @@ struct NicValue {
   Reading reading;
 };
 struct NicSurvey {
-  std::vector<NicValue> values;  // only those in the chosen mode (all rates, or all absolute)
-  bool rate_mode = false;        // true when at least one NIC had a rate over the window
-  std::size_t total = 0;         // NICs in the fabric
-  std::size_t with_data = 0;     // NICs where the figure was present in any mode
+  std::vector<NicValue> values;     // only those in the chosen mode (all rates, or all absolute)
+  bool rate_mode = false;           // true when at least one NIC had a rate over the window
+  std::size_t total = 0;            // NICs in the fabric
+  std::size_t with_data = 0;        // NICs where the figure was present in any mode
   std::vector<std::string> resets;  // NICs whose counter went down in the window
   FleetStats stats;                 // over `values`
 };
@@ -87,7 +87,7 @@ const model::Nic* nic_behind(const model::Fabric& fabric, const model::Switch& s
                              const model::SwitchPort& port);
 bool is_switch_name(const model::Fabric& fabric, const std::string& name);
 
-// Readable numbers: 41234 -> "41.2k", 0.00123 -> "0.00123", 2e9 -> "2G".
+// Readable numbers: 41234 -> "41.2k", 6400 -> "6400", 0.00123 -> "0.00123", 2e9 -> "2G".
 std::string human(double value);
 std::string percent(double fraction);  // 0.234 -> "23.4 %"
 // "/s" or "" (cumulative) and the matching words for summaries.

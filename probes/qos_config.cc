@@ -46,10 +46,10 @@ class QosConfigProbe final : public BasicProbe {
         }
         if (!nic.qos.trust.empty() && trusts.size() > 1 && nic.qos.trust != trust.value) {
           found = true;
-          result.findings.push_back(make_finding(
-              "trust-mismatch", nic_entities(nic, false), 0.8,
-              fmt::format("{} trusts {} while {} of {} NICs trust {}", nic_label(nic),
-                          nic.qos.trust, trust.count, trusts.size(), trust.value)));
+          result.findings.push_back(
+              make_finding("trust-mismatch", nic_entities(nic, false), 0.8,
+                           fmt::format("{} trusts {} while {} of {} NICs trust {}", nic_label(nic),
+                                       nic.qos.trust, trust.count, trusts.size(), trust.value)));
         }
       }
       if (off.empty()) {
@@ -69,9 +69,10 @@ class QosConfigProbe final : public BasicProbe {
           static_cast<double>(off.size()), 0.0, "NICs"));
     }
     if (!found) {
-      std::string text = fmt::format("PFC enabled on priority {} and trust {} on all {} NICs "
-                                     "with mlnx_qos",
-                                     prio, trust.value.empty() ? "?" : trust.value, with);
+      std::string text = fmt::format(
+          "PFC enabled on priority {} and trust {} on all {} NICs "
+          "with mlnx_qos",
+          prio, trust.value.empty() ? "?" : trust.value, with);
       result.checked.push_back(text);
       result.findings.push_back(make_finding("qos-consistent", {}, 0.9, text));
     }
@@ -80,6 +81,8 @@ class QosConfigProbe final : public BasicProbe {
 
 }  // namespace
 
-std::unique_ptr<Probe> make_qos_config_probe() { return std::make_unique<QosConfigProbe>(); }
+std::unique_ptr<Probe> make_qos_config_probe() {
+  return std::make_unique<QosConfigProbe>();
+}
 
 }  // namespace netdoctor::probes

@@ -68,9 +68,9 @@ class RetransmitsProbe final : public BasicProbe {
         Flag& flag = flags[value.nic];
         flag.nic = value.nic;
         flag.host = value.host;
-        flag.parts.push_back(fmt::format("{} {}{} (fleet median {}{})",
-                                         human(value.reading.value), words, per(survey),
-                                         human(survey.stats.median), per(survey)));
+        flag.parts.push_back(fmt::format("{} {}{} (fleet median {}{})", human(value.reading.value),
+                                         words, per(survey), human(survey.stats.median),
+                                         per(survey)));
         if (dev.strength > flag.strength) {
           flag.strength = dev.strength;
           flag.value = value.reading.value;
@@ -79,8 +79,8 @@ class RetransmitsProbe final : public BasicProbe {
         }
       }
       checked.push_back(fmt::format("{}: {} NICs, median {}{}, max {}{}", words,
-                                    survey.values.size(), human(survey.stats.median),
-                                    per(survey), human(max_value), per(survey)));
+                                    survey.values.size(), human(survey.stats.median), per(survey),
+                                    human(max_value), per(survey)));
     }
     if (!apply_coverage(result, with_data, total, "NICs", "sysfs hw_counters")) {
       return;
@@ -115,6 +115,8 @@ class RetransmitsProbe final : public BasicProbe {
 
 }  // namespace
 
-std::unique_ptr<Probe> make_retransmits_probe() { return std::make_unique<RetransmitsProbe>(); }
+std::unique_ptr<Probe> make_retransmits_probe() {
+  return std::make_unique<RetransmitsProbe>();
+}
 
 }  // namespace netdoctor::probes

@@ -20,13 +20,12 @@ constexpr double k_max_foreign_share = 0.05;
 constexpr double k_min_share_over_fleet = 0.05;
 
 struct Share {
-  double share = 0.0;   // non-RDMA bytes / priority bytes
+  double share = 0.0;    // non-RDMA bytes / priority bytes
   double foreign = 0.0;  // non-RDMA bytes/s on the priority
   bool ok = false;
 };
 
-Share foreign_share(const model::Nic& nic, int prio, const char* prio_name,
-                    const char* rdma_name) {
+Share foreign_share(const model::Nic& nic, int prio, const char* prio_name, const char* rdma_name) {
   Share out;
   Reading on_prio = read_counter(nic.samples, prio_name, prio);
   Reading rdma = read_counter(nic.samples, rdma_name);
@@ -92,14 +91,15 @@ class TrafficIsolationProbe final : public BasicProbe {
           "non-rdma-on-lossless", entities, saturating(share, 2.0 * k_max_foreign_share),
           fmt::format("{} {} {}/s of non-RDMA traffic on RoCE priority {} ({} of that "
                       "priority's bytes; fleet median {})",
-                      nic_label(*row.nic), tx_side ? "sends" : "receives",
-                      human(s.foreign) + "B", prio, percent(share), percent(fleet)),
+                      nic_label(*row.nic), tx_side ? "sends" : "receives", human(s.foreign) + "B",
+                      prio, percent(share), percent(fleet)),
           share * 100.0, fleet * 100.0, "% of priority bytes"));
     }
     if (!found) {
-      std::string text = fmt::format("RoCE priority {} carries RDMA only on {} NICs (non-RDMA "
-                                     "share median {})",
-                                     prio, rows.size(), percent(fleet));
+      std::string text = fmt::format(
+          "RoCE priority {} carries RDMA only on {} NICs (non-RDMA "
+          "share median {})",
+          prio, rows.size(), percent(fleet));
       result.checked.push_back(text);
       result.findings.push_back(make_finding("isolation-ok", {}, 0.8, text));
     }

@@ -70,9 +70,9 @@ class UtilizationEcmpProbe final : public BasicProbe {
           idle.push_back(port_entity(leaf.sw->name, port->name));
         }
       }
-      std::string line = fmt::format("{}: {} uplinks, utilisation mean {}, max {}, CV {:.2f}",
-                                     leaf.sw->name, loads.size(), percent(mean),
-                                     percent(max_util), cv);
+      std::string line =
+          fmt::format("{}: {} uplinks, utilisation mean {}, max {}, CV {:.2f}", leaf.sw->name,
+                      loads.size(), percent(mean), percent(max_util), cv);
       if (hot.empty() || cv <= k_max_balanced_cv) {
         checked.push_back(line);
         continue;
@@ -92,8 +92,9 @@ class UtilizationEcmpProbe final : public BasicProbe {
     }
     if (judged == 0) {
       result.status = ProbeStatus::Skipped;
-      result.reason = "no data for show interfaces counters / show lldp table (no leaf with two "
-                      "or more uplinks carrying utilisation figures)";
+      result.reason =
+          "no data for show interfaces counters / show lldp table (no leaf with two "
+          "or more uplinks carrying utilisation figures)";
       return;
     }
     if (judged < leaves.size()) {

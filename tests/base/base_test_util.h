@@ -81,8 +81,8 @@ inline void extract_tar(const std::string& archive_path, const std::string& dir)
   archive_read_support_format_all(in);
   ASSERT_EQ(archive_read_open_filename(in, archive_path.c_str(), 1 << 16), ARCHIVE_OK);
   archive* out = archive_write_disk_new();
-  archive_write_disk_set_options(out, ARCHIVE_EXTRACT_SECURE_NODOTDOT |
-                                          ARCHIVE_EXTRACT_SECURE_SYMLINKS);
+  archive_write_disk_set_options(out,
+                                 ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_SYMLINKS);
   archive_entry* e = nullptr;
   while (archive_read_next_header(in, &e) == ARCHIVE_OK) {
     const std::string full = dir + "/" + archive_entry_pathname(e);

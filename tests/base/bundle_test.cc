@@ -1,9 +1,10 @@
+#include "base/bundle.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <set>
 
-#include "base/bundle.h"
 #include "base/strings.h"
 #include "tests/base/base_test_util.h"
 #include "tests/support/test_paths.h"
@@ -29,18 +30,18 @@ std::size_t count_dirs(const fs::path& dir) {
   if (!fs::is_directory(dir)) {
     return 0;
   }
-  return static_cast<std::size_t>(std::count_if(
-      fs::directory_iterator(dir), fs::directory_iterator{},
-      [](const fs::directory_entry& e) { return e.is_directory(); }));
+  return static_cast<std::size_t>(
+      std::count_if(fs::directory_iterator(dir), fs::directory_iterator{},
+                    [](const fs::directory_entry& e) { return e.is_directory(); }));
 }
 
 std::size_t count_files_two_down(const fs::path& dir) {
   std::size_t n = 0;
   if (fs::is_directory(dir)) {
     for (const auto& pair : fs::directory_iterator(dir)) {
-      n += static_cast<std::size_t>(std::count_if(
-          fs::directory_iterator(pair.path()), fs::directory_iterator{},
-          [](const fs::directory_entry& e) { return e.is_regular_file(); }));
+      n += static_cast<std::size_t>(
+          std::count_if(fs::directory_iterator(pair.path()), fs::directory_iterator{},
+                        [](const fs::directory_entry& e) { return e.is_regular_file(); }));
     }
   }
   return n;
@@ -73,7 +74,8 @@ void expect_matches(const Bundle& bundle, const fs::path& extracted) {
     EXPECT_FALSE(p.text.empty()) << p.display_path;
   }
   EXPECT_EQ(current, count_files_two_down(extracted / "perftest"));
-  EXPECT_EQ(bundle.perftests.size() - current, count_files_two_down(extracted / "perftest-baseline"));
+  EXPECT_EQ(bundle.perftests.size() - current,
+            count_files_two_down(extracted / "perftest-baseline"));
   EXPECT_EQ(pairs.size(),
             count_dirs(extracted / "perftest") + count_dirs(extracted / "perftest-baseline"));
   EXPECT_EQ(bundle.manifest_json.has_value(), fs::exists(extracted / "bundle.json"));
@@ -118,8 +120,7 @@ TEST(OpenBundle, NoSuchPathIsNotFoundNamingIt) {
   auto r = open_bundle("/nonexistent/bundle-xyz");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::NotFound);
-  EXPECT_NE(r.error().message.find("no such bundle: /nonexistent/bundle-xyz"),
-            std::string::npos);
+  EXPECT_NE(r.error().message.find("no such bundle: /nonexistent/bundle-xyz"), std::string::npos);
 }
 
 TEST(OpenBundle, SomethingElseIsInvalidArgumentSayingWhatWasExpected) {

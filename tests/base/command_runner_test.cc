@@ -1,21 +1,23 @@
+#include "base/command_runner.h"
+
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-
-#include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <thread>
 
-#include "base/command_runner.h"
 #include "base/strings.h"
 
 namespace netdoctor {
 namespace {
 
-bool process_alive(pid_t pid) { return ::kill(pid, 0) == 0; }
+bool process_alive(pid_t pid) {
+  return ::kill(pid, 0) == 0;
+}
 
 TEST(LiveCommandRunner, EchoGivesStdoutAndExitZero) {
   LiveCommandRunner runner;
@@ -60,7 +62,10 @@ TEST(LiveCommandRunner, ExecFailureIsReportedThroughTheErrorPipe) {
   {
     FILE* f = std::fopen(path.c_str(), "w");
     ASSERT_NE(f, nullptr);
-    std::fputs("\x7f" "ELF garbage", f);
+    std::fputs(
+        "\x7f"
+        "ELF garbage",
+        f);
     std::fclose(f);
   }
   ::chmod(path.c_str(), 0755);

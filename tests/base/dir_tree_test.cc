@@ -1,8 +1,7 @@
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include "base/file_tree.h"
 #include "tests/base/base_test_util.h"
@@ -27,8 +26,8 @@ class DirTreeTest : public ::testing::TestWithParam<bool> {
   }
 
   std::unique_ptr<FileTree> open(TreeLimits limits = {}) {
-    auto tree = GetParam() ? open_dir_tree(m_root, limits)
-                           : open_dir_tree_without_openat2(m_root, limits);
+    auto tree =
+        GetParam() ? open_dir_tree(m_root, limits) : open_dir_tree_without_openat2(m_root, limits);
     EXPECT_TRUE(tree.ok());
     return std::move(tree).value();
   }
@@ -53,8 +52,7 @@ TEST_P(DirTreeTest, LinkToEtcPasswdIsRefusedNamingThePath) {
 
 TEST_P(DirTreeTest, AbsoluteLinkToSysIsRefusedNotFollowedToTheHost) {
   make_link("/sys/class/net", m_root + "/hosts/n1/0/sys/class/hostnet");
-  EXPECT_EQ(open()->read("hosts/n1/0/sys/class/hostnet/lo/mtu").error().code,
-            ErrorCode::Refused);
+  EXPECT_EQ(open()->read("hosts/n1/0/sys/class/hostnet/lo/mtu").error().code, ErrorCode::Refused);
 }
 
 TEST_P(DirTreeTest, RelativeLinkClimbingOutIsRefused) {
@@ -119,7 +117,9 @@ TEST_P(DirTreeTest, ListIsSortedWithKindsThroughLinks) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Resolution, DirTreeTest, ::testing::Values(true, false),
-                         [](const auto& param_info) { return param_info.param ? "openat2" : "walk"; });
+                         [](const auto& param_info) {
+                           return param_info.param ? "openat2" : "walk";
+                         });
 
 TEST(DirTree, MissingRootIsNotFound) {
   EXPECT_EQ(open_dir_tree("/nonexistent/netdoctor").error().code, ErrorCode::NotFound);

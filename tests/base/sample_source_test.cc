@@ -1,8 +1,9 @@
+#include "base/sample_source.h"
+
 #include <gtest/gtest.h>
 
 #include <memory>
 
-#include "base/sample_source.h"
 #include "tests/base/base_test_util.h"
 #include "tests/support/test_paths.h"
 

@@ -63,7 +63,9 @@ Expected count_from_files(const Bundle& bundle) {
     if (status.ok()) {
       for (auto line : split_lines(*status)) {
         auto fields = split_ws(line);
-        ports += !fields.empty() && starts_with(fields[0], "Ethernet") ? 1 : 0;
+        if (!fields.empty() && starts_with(fields[0], "Ethernet")) {
+          ++ports;
+        }
       }
     }
     expected.ports_per_switch[sw.name] = ports;

@@ -12,7 +12,8 @@ using netdoctor::testing::read_text;
 using netdoctor::testing::reference_file;
 
 TEST(EthtoolInfoTest, Mlx5FirmwareWithPsidKeepsFullTextAndFirstToken) {
-  auto info = parse_ethtool_info(read_text(reference_file("ethtool/mlx5_cx4_ethtool_i_ubuntu1804.txt")));
+  auto info =
+      parse_ethtool_info(read_text(reference_file("ethtool/mlx5_cx4_ethtool_i_ubuntu1804.txt")));
   ASSERT_TRUE(info.ok());
   EXPECT_EQ(info->driver, "mlx5_core");
   EXPECT_EQ(info->version, "5.0-0");
@@ -48,7 +49,8 @@ TEST(EthtoolInfoTest, RejectsTextWithoutDriver) {
 }
 
 TEST(EthtoolLinkTest, I40eSettingsWithContinuationAndSpaceIndentedMessageLevel) {
-  auto link = parse_ethtool_link(read_text(reference_file("ethtool/i40e_25g_ethtool_settings.txt")));
+  auto link =
+      parse_ethtool_link(read_text(reference_file("ethtool/i40e_25g_ethtool_settings.txt")));
   ASSERT_TRUE(link.ok());
   EXPECT_EQ(link->interface, "eth0");
   EXPECT_EQ(link->speed_mbps, 10000u);

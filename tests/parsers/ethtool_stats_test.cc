@@ -82,7 +82,11 @@ TEST(EthtoolStatsTest, RejectsEmptyGarbageBinaryAndOtherTools) {
   EXPECT_EQ(parse_ethtool_stats("").error().code, ErrorCode::Parse);
   EXPECT_EQ(parse_ethtool_stats("   \n\n").error().code, ErrorCode::Parse);
   EXPECT_EQ(parse_ethtool_stats("hello world\nno stats here\n").error().code, ErrorCode::Parse);
-  EXPECT_EQ(parse_ethtool_stats(std::string("\x7f" "ELF\0\0\x01\x02", 8)).error().code,
+  EXPECT_EQ(parse_ethtool_stats(std::string("\x7f"
+                                            "ELF\0\0\x01\x02",
+                                            8))
+                .error()
+                .code,
             ErrorCode::Parse);
   auto info = parse_ethtool_stats(read_text(reference_file("local/ethtool_-i_eth0_virtio.txt")));
   ASSERT_FALSE(info.ok());

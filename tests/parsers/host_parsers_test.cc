@@ -157,7 +157,8 @@ TEST(RdmaLinkTest, ScenarioAndInfiniBandLines) {
 }
 
 TEST(MlnxQosTest, FirmwareControlledReferenceWithVendorTsaAndTrailingSpaces) {
-  auto qos = parse_mlnx_qos(read_text(reference_file("qos/mlnx_qos_cx5_firmware_controlled_dcbx.txt")));
+  auto qos =
+      parse_mlnx_qos(read_text(reference_file("qos/mlnx_qos_cx5_firmware_controlled_dcbx.txt")));
   ASSERT_TRUE(qos.ok());
   EXPECT_EQ(qos->dcbx_mode, "Firmware controlled");
   EXPECT_EQ(qos->trust_state, "dscp");
@@ -190,7 +191,8 @@ TEST(MlnxQosTest, ScenarioOsControlled) {
 }
 
 TEST(ChronyTrackingTest, LinodeSlowClockIsNegative) {
-  auto t = parse_chronyc_tracking(read_text(reference_file("clock/chronyc_tracking_linode_2026.txt")));
+  auto t =
+      parse_chronyc_tracking(read_text(reference_file("clock/chronyc_tracking_linode_2026.txt")));
   ASSERT_TRUE(t.ok());
   EXPECT_EQ(t->reference_id, "AC69C04A");
   EXPECT_EQ(t->reference_name, "172-105-192-74.ip.linodeusercontent.com");
@@ -206,13 +208,14 @@ TEST(ChronyTrackingTest, LinodeSlowClockIsNegative) {
 }
 
 TEST(ChronyTrackingTest, LocalSynchronisedFastAndUnsynchronised) {
-  auto fast = parse_chronyc_tracking(read_text(reference_file("local/chronyc_tracking_synchronised.txt")));
+  auto fast =
+      parse_chronyc_tracking(read_text(reference_file("local/chronyc_tracking_synchronised.txt")));
   ASSERT_TRUE(fast.ok());
   EXPECT_DOUBLE_EQ(*fast->system_time_offset_s, 0.000006463);
   EXPECT_DOUBLE_EQ(*fast->last_offset_s, 0.000000260);
   EXPECT_TRUE(fast->synchronised);
-  auto unsync =
-      parse_chronyc_tracking(read_text(reference_file("local/chronyc_tracking_unsynchronised.txt")));
+  auto unsync = parse_chronyc_tracking(
+      read_text(reference_file("local/chronyc_tracking_unsynchronised.txt")));
   ASSERT_TRUE(unsync.ok());
   EXPECT_EQ(unsync->reference_id, "00000000");
   EXPECT_EQ(unsync->reference_name, "");

@@ -12,7 +12,8 @@ using netdoctor::testing::read_text;
 using netdoctor::testing::reference_file;
 
 TEST(PerftestTest, BnxtRdmaCmDurationRunPeakZeroIsNotMeasured) {
-  auto r = parse_perftest(read_text(reference_file("perftest/ib_write_bw_bnxt_re_rdmacm_q3_client.txt")));
+  auto r = parse_perftest(
+      read_text(reference_file("perftest/ib_write_bw_bnxt_re_rdmacm_q3_client.txt")));
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->title, "RDMA_Write BW Test");
   EXPECT_EQ(r->kind, PerftestKind::Bandwidth);
@@ -33,7 +34,8 @@ TEST(PerftestTest, BnxtRdmaCmDurationRunPeakZeroIsNotMeasured) {
 }
 
 TEST(PerftestTest, Mlx5CudaRunWithTabsAndBwMinColumn) {
-  auto r = parse_perftest(read_text(reference_file("perftest/ib_write_bw_mlx5_cuda_bwmin_client.txt")));
+  auto r =
+      parse_perftest(read_text(reference_file("perftest/ib_write_bw_mlx5_cuda_bwmin_client.txt")));
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->param_map.at("rdma_cm QPs"), "OFF");  // "rdma_cm QPs\t :" quirk
   EXPECT_EQ(r->param_map.at("Device"), "mlx5_0");
@@ -48,7 +50,8 @@ TEST(PerftestTest, Mlx5CudaRunWithTabsAndBwMinColumn) {
 }
 
 TEST(PerftestTest, LatencyTableByPosition) {
-  auto r = parse_perftest(read_text(reference_file("perftest/ib_write_lat_cx7_dgxspark_client.txt")));
+  auto r =
+      parse_perftest(read_text(reference_file("perftest/ib_write_lat_cx7_dgxspark_client.txt")));
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->kind, PerftestKind::Latency);
   EXPECT_EQ(r->link_type, "IB");
@@ -74,7 +77,8 @@ TEST(PerftestTest, ScenarioBandwidthReportGbits) {
 }
 
 TEST(PerftestTest, ConnectErrorRunTogetherOnOneLine) {
-  auto r = parse_perftest(read_text(reference_file("perftest/error_couldnt_connect_socket_init.txt")));
+  auto r =
+      parse_perftest(read_text(reference_file("perftest/error_couldnt_connect_socket_init.txt")));
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->errors.size(), 3u);
   EXPECT_EQ(r->errors[0].kind, "connect");
@@ -125,8 +129,9 @@ TEST(PerftestTest, OldFiveColumnLatencyAndTruncatedOutput) {
   ASSERT_EQ(r->lat_rows.size(), 1u);
   EXPECT_DOUBLE_EQ(*r->lat_rows[0].t_typical_us, 1.20);
   EXPECT_FALSE(r->lat_rows[0].t_avg_us.has_value());
-  auto truncated = parse_perftest("----------------------------------------------------------\n"
-                                  "                    RDMA_Write BW Test\n Dual-port       : OF");
+  auto truncated = parse_perftest(
+      "----------------------------------------------------------\n"
+      "                    RDMA_Write BW Test\n Dual-port       : OF");
   ASSERT_TRUE(truncated.ok());
   EXPECT_TRUE(truncated->bw_rows.empty());
 }

@@ -23,8 +23,8 @@ TEST(RegistryTest, ListsEveryKindOnceWithDescriptions) {
   for (const char* expected :
        {"ethtool-stats", "ethtool-info", "ethtool-link", "ip-address", "ibv-devinfo", "rdma-link",
         "mlnx-qos", "chronyc-tracking", "lldpcli-json", "perftest", "sonic-interfaces-counters",
-        "sonic-interfaces-status", "sonic-pfc-counters", "sonic-queue-counters",
-        "sonic-lldp-table", "nccl-tests"}) {
+        "sonic-interfaces-status", "sonic-pfc-counters", "sonic-queue-counters", "sonic-lldp-table",
+        "nccl-tests"}) {
     EXPECT_TRUE(names.contains(expected)) << expected;
     EXPECT_TRUE(is_parser_kind(expected));
   }

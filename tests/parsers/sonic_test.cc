@@ -57,7 +57,8 @@ TEST(SonicInterfacesCountersTest, SavedCopyWithoutUnderlineAfterAnotherTable) {
 }
 
 TEST(SonicInterfacesCountersTest, ScenarioTableAndNotAvailableCells) {
-  auto c = parse_sonic_interfaces_counters(parser_fixture("scenario_leaf1_show_interfaces_counters.txt"));
+  auto c = parse_sonic_interfaces_counters(
+      parser_fixture("scenario_leaf1_show_interfaces_counters.txt"));
   ASSERT_TRUE(c.ok());
   ASSERT_GT(c->interfaces.size(), 16u);
   EXPECT_EQ(c->interfaces[0].rx_ok, 3713582421870u);
@@ -82,7 +83,8 @@ TEST(SonicInterfacesCountersTest, RateUnits) {
 }
 
 TEST(SonicInterfacesStatusTest, TypeColumnWithSpacesUsesUnderline) {
-  auto s = parse_sonic_interfaces_status(parser_fixture("scenario_leaf1_show_interfaces_status.txt"));
+  auto s =
+      parse_sonic_interfaces_status(parser_fixture("scenario_leaf1_show_interfaces_status.txt"));
   ASSERT_TRUE(s.ok());
   const auto& first = s->interfaces.at(0);
   EXPECT_EQ(first.interface, "Ethernet0");
@@ -115,7 +117,8 @@ TEST(SonicInterfacesStatusTest, NotAvailableSpeedAndDownPort) {
 }
 
 TEST(SonicPfcCountersTest, ReferenceRxAndTxTables) {
-  auto p = parse_sonic_pfc_counters(read_text(reference_file("switch/sonic_show_pfc_counters_fixture.txt")));
+  auto p = parse_sonic_pfc_counters(
+      read_text(reference_file("switch/sonic_show_pfc_counters_fixture.txt")));
   ASSERT_TRUE(p.ok());
   ASSERT_EQ(p->rx.size(), 3u);
   ASSERT_EQ(p->tx.size(), 3u);
@@ -166,7 +169,9 @@ TEST(SonicQueueCountersTest, ScenarioWithThousandsSeparators) {
 TEST(SonicLldpTableTest, EmptyCapabilityAndFooter) {
   auto t = parse_sonic_lldp_table(parser_fixture("scenario_leaf1_show_lldp_table.txt"));
   ASSERT_TRUE(t.ok());
-  ASSERT_EQ(t->entries.size(), 23u);
+  ASSERT_EQ(t->entries.size(), 24u);
+  EXPECT_EQ(t->total_entries, 24u);
+  EXPECT_EQ(t->entries[23].local_port, "Ethernet312");
   EXPECT_EQ(t->entries[0].remote_device, "node01");
   EXPECT_EQ(t->entries[0].capability, "");
   EXPECT_EQ(t->entries[0].remote_port_descr, "ens1f0np0");

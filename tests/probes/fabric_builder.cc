@@ -1,0 +1,294 @@
+#include "tests/probes/fabric_builder.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace netdoctor::testing {
+namespace {
+
+constexpr double k_t0 = 1'766'000'000.0;
+constexpr int k_roce = 3;
+
+// A deterministic +-10 % wiggle per entity and metric.
+double wiggle(int seed) {
+  return 1.0 + 0.1 * std::sin(static_cast<double>(seed) * 12.9898);
+}
+
+void put(std::vector<model::CounterSample>& samples, const std::string& name, int index,
+         double per_second, double base) {
+  double t0 = samples.front().captured_at;
+  for (auto& sample : samples) {
+    sample.values[model::MetricKey{name, index}] =
+        std::floor(base + per_second * (sample.captured_at - t0));
+  }
+}
+
+std::vector<model::CounterSample> make_samples(const std::vector<double>& times) {
+  std::vector<model::CounterSample> samples;
+  for (double t : times) {
+    model::CounterSample sample;
+    sample.captured_at = t;
+    samples.push_back(sample);
+  }
+  return samples;
+}
+
+void fill_nic_counters(model::Nic& nic, int seed) {
+  auto& s = nic.samples;
+  double bytes = 14e9 * wiggle(seed);
+  double packets = bytes / 4150.0;
+  put(s, "pfc_tx_pause_frames", k_roce, 5.0 * wiggle(seed + 1), 2e4);
+  put(s, "pfc_rx_pause_frames", k_roce, 12.0 * wiggle(seed + 2), 4e4);
+  put(s, "pfc_tx_pause_us", k_roce, 16.0 * wiggle(seed + 3), 6e4);
+  put(s, "pfc_rx_pause_us", k_roce, 38.0 * wiggle(seed + 4), 1e5);
+  put(s, "pause_storm_warning_events", -1, 0.0, 0.0);
+  put(s, "pause_storm_error_events", -1, 0.0, 0.0);
+  put(s, "port_rx_discards", -1, 0.0, 3.0);
+  put(s, "prio_rx_discards", k_roce, 0.0, 3.0);
+  put(s, "rx_out_of_buffer", -1, 0.3 * wiggle(seed + 5), 16.0);
+  put(s, "fcs_errors", -1, 0.0, 2.0);
+  put(s, "symbol_errors", -1, 0.0, 2.0);
+  put(s, "fec_corrected_bits", -1, 30.0 * wiggle(seed + 6), 1e7);
+  put(s, "fec_uncorrectable_blocks", -1, 0.0, 0.0);
+  put(s, "link_down_events", -1, 0.0, 1.0);
+  put(s, "rx_bits", -1, bytes * 8.0, 1e15);
+  put(s, "prio_tx_bytes", k_roce, bytes, 1e15);
+  put(s, "prio_rx_bytes", k_roce, bytes * wiggle(seed + 7), 1e15);
+  put(s, "prio_tx_packets", k_roce, packets, 1e12);
+  put(s, "prio_rx_packets", k_roce, packets * wiggle(seed + 7), 1e12);
+  put(s, "rdma_tx_bytes", -1, bytes, 1e15);
+  put(s, "rdma_rx_bytes", -1, bytes * wiggle(seed + 7), 1e15);
+  put(s, "port_tx_bytes", -1, bytes * 1.03, 1.1e15);
+  put(s, "port_rx_bytes", -1, bytes * 1.03 * wiggle(seed + 7), 1.1e15);
+  put(s, "port_tx_packets", -1, packets * 1.1, 1.1e12);
+  put(s, "port_rx_packets", -1, packets * 1.1 * wiggle(seed + 7), 1.1e12);
+  put(s, "ecn_marked_packets", -1, 300.0 * wiggle(seed + 8), 1e6);
+  put(s, "cnp_sent", -1, 280.0 * wiggle(seed + 9), 1e6);
+  put(s, "cnp_handled", -1, 270.0 * wiggle(seed + 10), 1e6);
+  put(s, "cnp_ignored", -1, 0.0, 0.0);
+  put(s, "out_of_sequence", -1, 0.1 * wiggle(seed + 11), 100.0);
+  put(s, "seq_err_naks", -1, 0.05 * wiggle(seed + 12), 50.0);
+  put(s, "ack_timeouts", -1, 0.0, 3.0);
+  put(s, "retransmits", -1, 0.1 * wiggle(seed + 13), 100.0);
+  put(s, "duplicate_requests", -1, 0.05 * wiggle(seed + 14), 40.0);
+}
+
+model::SwitchPort make_port(const std::string& name, double gbps, int mtu, const std::string& peer,
+                            const std::string& peer_port, const std::vector<double>& times,
+                            int seed) {
+  model::SwitchPort port;
+  port.name = name;
+  port.speed_gbps = gbps;
+  port.mtu = mtu;
+  port.oper = "up";
+  port.admin = "up";
+  port.peer_device = peer;
+  port.peer_port = peer_port;
+  port.samples = make_samples(times);
+  auto& s = port.samples;
+  double pps = 3e6 * wiggle(seed);
+  put(s, "rx_packets", -1, pps, 1e12);
+  put(s, "tx_packets", -1, pps, 1e12);
+  put(s, "rx_errors", -1, 0.0, 1.0);
+  put(s, "rx_drops", -1, 0.5 * wiggle(seed + 1), 30.0);
+  put(s, "tx_drops", -1, 0.5 * wiggle(seed + 2), 30.0);
+  put(s, "pfc_rx_pause_frames", k_roce, 5.0 * wiggle(seed + 3), 2e4);
+  put(s, "pfc_tx_pause_frames", k_roce, 12.0 * wiggle(seed + 4), 4e4);
+  put(s, "queue_tx_packets", k_roce, pps, 1e12);
+  put(s, "queue_tx_bytes", k_roce, pps * 4150.0, 4e15);
+  put(s, "queue_drop_packets", k_roce, 0.02 * wiggle(seed + 5), 5.0);
+  put(s, "queue_tx_packets", 0, pps * 0.05, 1e11);
+  put(s, "queue_drop_packets", 0, 0.3 * wiggle(seed + 6), 100.0);
+  double util = 50.0 * wiggle(seed + 7);
+  for (auto& sample : s) {
+    sample.values[model::MetricKey{"tx_util_pct", -1}] = util;
+    sample.values[model::MetricKey{"rx_util_pct", -1}] = util;
+    sample.values[model::MetricKey{"tx_bps", -1}] = util / 100.0 * gbps * 1e9 / 8.0;
+    sample.values[model::MetricKey{"rx_bps", -1}] = util / 100.0 * gbps * 1e9 / 8.0;
+  }
+  return port;
+}
+
+}  // namespace
+
+model::Fabric healthy_fleet(const FleetSpec& spec) {
+  model::Fabric fabric;
+  fabric.name = "test-fleet";
+  int hosts_per_leaf = (spec.hosts + spec.leaves - 1) / spec.leaves;
+  int downlinks = hosts_per_leaf * spec.nics_per_host;
+  int uplinks = spec.uplinks_per_leaf > 0 ? spec.uplinks_per_leaf : downlinks;
+  std::vector<double> switch_times;
+  for (int i = 0; i < spec.samples; ++i) {
+    switch_times.push_back(k_t0 + spec.window_s * i + 0.1);
+  }
+  std::vector<model::Switch> leaves(static_cast<std::size_t>(spec.leaves));
+  for (int l = 0; l < spec.leaves; ++l) {
+    auto& leaf = leaves[static_cast<std::size_t>(l)];
+    leaf.name = fmt::format("leaf{}", l + 1);
+    leaf.captured_at = switch_times;
+  }
+  for (int h = 0; h < spec.hosts; ++h) {
+    model::Host host;
+    host.name = fmt::format("node{:02d}", h + 1);
+    for (int i = 0; i < spec.samples; ++i) {
+      host.captured_at.push_back(k_t0 + spec.window_s * i + 0.05 * std::sin(h * 3.0 + i));
+    }
+    host.clock.offset_s = 2e-5 * wiggle(h);
+    host.clock.synchronised = true;
+    host.clock.leap_status = "Normal";
+    host.clock.reference = "0A000101 (10.0.1.1)";
+    int leaf_index = h / hosts_per_leaf;
+    auto& leaf = leaves[static_cast<std::size_t>(leaf_index)];
+    for (int n = 0; n < spec.nics_per_host; ++n) {
+      model::Nic nic;
+      nic.host = host.name;
+      nic.device = fmt::format("mlx5_{}", n);
+      nic.netdev = fmt::format("ens{}f0np0", n + 1);
+      nic.vendor = "mlx5";
+      nic.driver = "mlx5_core";
+      nic.driver_version = "24.04-0.6.6";
+      nic.firmware = "28.39.1002";
+      nic.board_id = "MT_0000000838";
+      nic.part_id = "4129";
+      nic.mtu = 9000;
+      nic.active_mtu = 4096;
+      nic.max_mtu = 4096;
+      nic.speed_gbps = 400.0;
+      nic.rated_gbps = 400.0;
+      nic.active_width = 4;
+      nic.state = "ACTIVE";
+      nic.phys_state = "LINK_UP";
+      nic.operstate = "up";
+      nic.link_layer = "Ethernet";
+      nic.ipv4 = {fmt::format("10.{}.0.{}/24", 10 + n, h + 1)};
+      nic.qos.trust = "dscp";
+      for (std::size_t p = 0; p < 8; ++p) {
+        nic.qos.pfc_enabled[p] = (p == static_cast<std::size_t>(k_roce));
+      }
+      int local = (h % hosts_per_leaf) * spec.nics_per_host + n;
+      nic.switch_name = leaf.name;
+      nic.switch_port = fmt::format("Ethernet{}", local * 4);
+      nic.samples = make_samples(host.captured_at);
+      fill_nic_counters(nic, h * 16 + n);
+      for (const char* source : {"ethtool -S", "sysfs hw_counters", "ethtool -i", "mlnx_qos"}) {
+        nic.sources[source] = model::SourceState{model::Availability::Observed, {}};
+      }
+      leaf.ports.push_back(make_port(nic.switch_port, 400.0, 9100, host.name, nic.netdev,
+                                     switch_times, 1000 + h * 16 + n));
+      host.nics.push_back(nic);
+    }
+    fabric.hosts.push_back(host);
+  }
+  int spines = 4;
+  std::vector<model::Switch> spine_list(static_cast<std::size_t>(spines));
+  for (int s = 0; s < spines; ++s) {
+    spine_list[static_cast<std::size_t>(s)].name = fmt::format("spine{}", s + 1);
+    spine_list[static_cast<std::size_t>(s)].captured_at = switch_times;
+  }
+  for (int l = 0; l < spec.leaves; ++l) {
+    auto& leaf = leaves[static_cast<std::size_t>(l)];
+    for (int u = 0; u < uplinks; ++u) {
+      auto& spine = spine_list[static_cast<std::size_t>(u % spines)];
+      std::string leaf_port = fmt::format("Ethernet{}", 256 + u * 8);
+      std::string spine_port = fmt::format("Ethernet{}", (l * uplinks + u) * 4);
+      leaf.ports.push_back(make_port(leaf_port, spec.uplink_gbps, 9100, spine.name, spine_port,
+                                     switch_times, 5000 + l * 100 + u));
+      spine.ports.push_back(make_port(spine_port, spec.uplink_gbps, 9100, leaf.name, leaf_port,
+                                      switch_times, 7000 + l * 100 + u));
+    }
+  }
+  for (auto& leaf : leaves) {
+    fabric.switches.push_back(std::move(leaf));
+  }
+  for (auto& spine : spine_list) {
+    fabric.switches.push_back(std::move(spine));
+  }
+  for (int h = 0; h + 1 < spec.hosts; h += 2) {
+    for (bool baseline : {true, false}) {
+      model::PerftestResult bw;
+      bw.client = fabric.hosts[static_cast<std::size_t>(h)].name;
+      bw.server = fabric.hosts[static_cast<std::size_t>(h + 1)].name;
+      bw.test = "ib_write_bw";
+      bw.device = "mlx5_0";
+      bw.baseline = baseline;
+      bw.ok = true;
+      bw.bw_avg_gbps = baseline ? 392.0 : 390.5;
+      model::PerftestResult lat = bw;
+      lat.test = "ib_read_lat";
+      lat.bw_avg_gbps.reset();
+      lat.lat_typical_us = baseline ? 2.50 : 2.52;
+      fabric.perftests.push_back(bw);
+      fabric.perftests.push_back(lat);
+    }
+  }
+  return fabric;
+}
+
+model::Nic& nic_at(model::Fabric& fabric, int host, int index) {
+  return fabric.hosts.at(static_cast<std::size_t>(host)).nics.at(static_cast<std::size_t>(index));
+}
+
+model::SwitchPort& port_named(model::Fabric& fabric, const std::string& switch_name,
+                              const std::string& port) {
+  for (auto& sw : fabric.switches) {
+    if (sw.name != switch_name) {
+      continue;
+    }
+    for (auto& p : sw.ports) {
+      if (p.name == port) {
+        return p;
+      }
+    }
+  }
+  throw std::out_of_range("no port " + switch_name + "/" + port);
+}
+
+void set_rate(std::vector<model::CounterSample>& samples, const std::string& name, int index,
+              double per_second, double base) {
+  put(samples, name, index, per_second, base);
+}
+
+void set_gauge(std::vector<model::CounterSample>& samples, const std::string& name, int index,
+               double value) {
+  for (auto& sample : samples) {
+    sample.values[model::MetricKey{name, index}] = value;
+  }
+}
+
+void remove_metric(std::vector<model::CounterSample>& samples, const std::string& name, int index) {
+  for (auto& sample : samples) {
+    sample.values.erase(model::MetricKey{name, index});
+  }
+}
+
+void clear_nic_counters(model::Fabric& fabric) {
+  for (auto& host : fabric.hosts) {
+    for (auto& nic : host.nics) {
+      for (auto& sample : nic.samples) {
+        sample.values.clear();
+      }
+      nic.sources["ethtool -S"] = model::SourceState{model::Availability::Absent, "not captured"};
+      nic.sources["sysfs hw_counters"] =
+          model::SourceState{model::Availability::Absent, "not captured"};
+    }
+  }
+}
+
+void keep_first_sample(model::Fabric& fabric) {
+  for (auto& host : fabric.hosts) {
+    host.captured_at.resize(1);
+    for (auto& nic : host.nics) {
+      nic.samples.resize(1);
+    }
+  }
+  for (auto& sw : fabric.switches) {
+    sw.captured_at.resize(1);
+    for (auto& port : sw.ports) {
+      port.samples.resize(1);
+    }
+  }
+}
+
+}  // namespace netdoctor::testing

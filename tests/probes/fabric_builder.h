@@ -1,0 +1,44 @@
+// Hand-built fabrics for probe tests: a healthy fleet with realistic rates over N samples
+// (two by default), and helpers to perturb one entity. Rates vary slightly (deterministically)
+// from NIC to NIC, as in real fleets, so the probes' robust statistics have spread to work on.
+#pragma once
+
+#include <string>
+
+#include "model/fabric.h"
+
+namespace netdoctor::testing {
+
+struct FleetSpec {
+  int hosts = 8;
+  int nics_per_host = 4;
+  int leaves = 2;
+  int samples = 2;
+  double window_s = 30.0;
+  // Uplinks per leaf; 0 means as many as the leaf has downlinks (non-blocking 1:1).
+  int uplinks_per_leaf = 0;
+  double uplink_gbps = 400.0;
+};
+
+model::Fabric healthy_fleet(const FleetSpec& spec = {});
+
+// The NIC `index` of host `host` (0-based); the switch port by switch and port name.
+model::Nic& nic_at(model::Fabric& fabric, int host, int index);
+model::SwitchPort& port_named(model::Fabric& fabric, const std::string& switch_name,
+                              const std::string& port);
+
+// Rewrites a cumulative counter so it grows at `per_second` over the samples (from `base`).
+void set_rate(std::vector<model::CounterSample>& samples, const std::string& name, int index,
+              double per_second, double base = 1e6);
+// Sets a gauge (e.g. tx_util_pct) to the same value in every sample.
+void set_gauge(std::vector<model::CounterSample>& samples, const std::string& name, int index,
+               double value);
+// Removes a metric from every sample (counter not captured).
+void remove_metric(std::vector<model::CounterSample>& samples, const std::string& name,
+                   int index = -1);
+// Removes every metric of every NIC (e.g. "ethtool -S" files lost).
+void clear_nic_counters(model::Fabric& fabric);
+// Keeps only the first sample of every host and switch.
+void keep_first_sample(model::Fabric& fabric);
+
+}  // namespace netdoctor::testing

@@ -1,0 +1,21 @@
+// Running one built-in probe on a hand-built fabric and picking out its findings.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/fabric.h"
+#include "probes/probe.h"
+
+namespace netdoctor::testing {
+
+probes::ProbeResult run_probe(const std::string& id, const model::Fabric& fabric,
+                              probes::ProbeOptions options = {});
+std::vector<probes::Finding> with_signal(const probes::ProbeResult& result,
+                                         const std::string& signal);
+bool names(const probes::Finding& finding, const std::string& entity);
+// Every finding's signal must be one the probe declares; returns the offenders.
+std::vector<std::string> undeclared_signals(const std::string& id,
+                                            const probes::ProbeResult& result);
+
+}  // namespace netdoctor::testing
