@@ -44,5 +44,6 @@ void add_incident_command(CLI::App& app, Context& context);
 void add_change_command(CLI::App& app, Context& context);
 void add_baseline_command(CLI::App& app, Context& context);
 void add_plan_command(CLI::App& app, Context& context);
+void add_collect_command(CLI::App& app, Context& context);
 
 }  // namespace netdoctor::cli

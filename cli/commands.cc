@@ -12,6 +12,7 @@ const std::vector<CommandEntry>& command_table() {
       {"change", "record, verify and roll back changes, one variable at a time", add_change_command},
       {"baseline", "import, check and list perftest baselines", add_baseline_command},
       {"plan", "fabric sizing, traffic budget, and checking a fabric against its plan", add_plan_command},
+      {"collect", "capture this host, or a host list via ssh/pdsh/srun, into a bundle", add_collect_command},
   };
   return k_commands;
 }

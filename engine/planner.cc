@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "engine/verdict.h"
+
 namespace netdoctor::engine {
 
 namespace {
@@ -44,14 +46,17 @@ double value_of(const std::vector<CauseScore>& scores, const std::string& probe_
   return value;
 }
 
-bool can_overturn(const std::vector<CauseScore>& scores, const std::string& probe_id) {
+// True when the probe could still change what gets reported: overtake the leader, or lift
+// another cause to a root cause of its own (a second, independent fault is worth a cheap read).
+bool can_change_report(const std::vector<CauseScore>& scores, const std::string& probe_id) {
   const CauseScore& leader = scores.front();
   double leader_floor = leader.score() - possible_loss(leader, probe_id);
   for (std::size_t i = 1; i < scores.size(); ++i) {
     if (ruled_out(scores[i])) {
       continue;
     }
-    if (scores[i].score() + possible_gain(scores[i], probe_id) >= leader_floor) {
+    double best_case = scores[i].score() + possible_gain(scores[i], probe_id);
+    if (best_case >= leader_floor || best_case >= k_found_score) {
       return true;
     }
   }
@@ -133,10 +138,10 @@ NextStep choose_next(const std::vector<PlannedProbe>& plan, const std::vector<Ca
                           scores.front().cause->id, scores.front().score())});
       continue;
     }
-    if (decided && !can_overturn(scores, id)) {
+    if (decided && !can_change_report(scores, id)) {
       next.skips.push_back(
           {i, fmt::format("not needed: {} is conclusive (score {:.1f}) and this probe cannot "
-                          "change the ranking",
+                          "change what is reported",
                           scores.front().cause->id, scores.front().score())});
       continue;
     }

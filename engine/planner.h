@@ -2,7 +2,7 @@
 // ranking (the weight its signals carry for causes not yet ruled out) per unit of cost, with
 // the playbook's order as the expert's tie-breaker. Once one cause is conclusive (the
 // playbook's stop rule), active probes are not run, and a cheap probe runs only if its
-// signals could still overturn the leader.
+// signals could still overturn the leader or reveal a second, independent root cause.
 #pragma once
 
 #include <cstddef>

@@ -23,8 +23,8 @@ struct PlaybookStep {
 };
 
 // Conclusive = the top cause's score reaches min_score and leads the runner-up by min_margin.
-// Once conclusive, active probes are skipped and other probes run only if they could still
-// overturn the ranking.
+// Once conclusive, active probes are skipped and cheap probes run only if they could still
+// overturn the leader or reveal a second root cause.
 struct StopRule {
   double min_score = 3.0;
   double min_margin = 2.0;

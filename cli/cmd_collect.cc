@@ -1,0 +1,301 @@
+// `netdoctor collect`: captures this host into a bundle (spec/bundle.md), or, with --hosts and
+// --via, every host of a list through ssh, pdsh or srun, merged into one bundle.
+//
+//   netdoctor collect --out PATH [--samples S] [--interval SEC] [--root DIR] [--host NAME]
+//   netdoctor collect --hosts node[01-32] --via ssh|pdsh|srun [--parallel P] --out PATH
+//
+// PATH is a directory, a .tar.gz, or "-" (a .tar.gz on standard output; --base64 makes it
+// text, which is how fan-out carries captures through launchers).
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "base/clock.h"
+#include "base/command_runner.h"
+#include "base/sample_source.h"
+#include "base/tree_writer.h"
+#include "cli/command.h"
+#include "collect/fanout.h"
+#include "collect/host_collector.h"
+#include "collect/hostlist.h"
+#include "collect/stream_writer.h"
+#include "collect/verbs_source.h"
+
+namespace netdoctor::cli {
+namespace {
+
+struct CollectArgs {
+  std::string out;
+  int samples = 2;
+  double interval_s = 1.0;
+  std::string root = "/";
+  std::string host;
+  bool base64 = false;
+  double command_timeout_s = 10.0;
+  // fan-out
+  std::string hosts;
+  std::string via;
+  int parallel = 16;
+  std::string remote_command = "netdoctor";
+  std::vector<std::string> remote_args;
+  std::string pdsh_rcmd;
+  double host_timeout_s = 300.0;
+};
+
+void fail(Context& context, ExitCode code, const std::string& message) {
+  context.err << "netdoctor collect: " << message << "\n";
+  context.exit_code = code;
+}
+
+std::chrono::milliseconds to_ms(double seconds) {
+  return std::chrono::milliseconds(static_cast<long long>(std::llround(seconds * 1000.0)));
+}
+
+// The output sink. For "-" the archive goes to the context's output stream.
+class Output {
+ public:
+  Result<TreeWriter*> open(const CollectArgs& args, Context& context) {
+    if (args.out == "-") {
+      if (args.base64) {
+        m_base64 = std::make_unique<collect::Base64Sink>([&context](std::string_view bytes) {
+          context.out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+          return context.out ? Status{} : make_error(ErrorCode::Io, "cannot write stdout");
+        });
+        ND_TRY_ASSIGN(m_writer, collect::open_tar_gz_stream_writer(
+                                    [this](std::string_view bytes) {
+                                      return m_base64->write(bytes);
+                                    },
+                                    "stdout"));
+      } else {
+        ND_TRY_ASSIGN(m_writer, collect::open_tar_gz_stream_writer(
+                                    [&context](std::string_view bytes) {
+                                      context.out.write(
+                                          bytes.data(), static_cast<std::streamsize>(bytes.size()));
+                                      return context.out ? Status{}
+                                                         : make_error(ErrorCode::Io,
+                                                                      "cannot write stdout");
+                                    },
+                                    "stdout"));
+      }
+    } else if (is_tar_gz_path(args.out)) {
+      ND_TRY_ASSIGN(m_writer, open_tar_gz_writer(args.out));
+    } else {
+      // A capture must not mix with an older one: refuse a directory that already has content.
+      if (auto existing = open_dir_tree(args.out); existing.ok()) {
+        auto entries = (*existing)->list("");
+        if (entries.ok() && !entries->empty()) {
+          return make_error(ErrorCode::InvalidArgument,
+                            "output directory exists and is not empty; choose a new path",
+                            args.out);
+        }
+      }
+      ND_TRY_ASSIGN(m_writer, open_dir_writer(args.out));
+    }
+    return m_writer.get();
+  }
+
+  Status finish() {
+    ND_TRY(m_writer->finish());
+    if (m_base64) {
+      ND_TRY(m_base64->finish());
+    }
+    return {};
+  }
+
+ private:
+  std::unique_ptr<collect::Base64Sink> m_base64;
+  std::unique_ptr<TreeWriter> m_writer;
+};
+
+void run_local(const CollectArgs& args, Context& context) {
+  LiveCommandRunner runner;
+  SystemClock clock;
+  CommandOptions command_options;
+  command_options.timeout = to_ms(args.command_timeout_s);
+
+  collect::CollectOptions options;
+  options.samples = args.samples;
+  options.interval = to_ms(args.interval_s);
+  options.host = args.host;
+  if (options.host.empty()) {
+    auto named = collect::host_name_of(*make_live_sample(args.root, runner, command_options, 0.0));
+    if (!named.ok()) {
+      return fail(context, ExitCode::Usage, named.error().describe());
+    }
+    options.host = *named;
+  }
+  if (auto status = collect::check_host_name(options.host); !status.ok()) {
+    return fail(context, ExitCode::Usage, status.error().describe());
+  }
+  // A fake root stands for another host: its sysfs alone names the RDMA devices.
+  std::unique_ptr<collect::VerbsSource> verbs;
+  if (args.root == "/") {
+    verbs = collect::make_ibverbs_source();
+    if (!verbs) {
+      context.err << "netdoctor collect: built without libibverbs; RDMA devices from sysfs only\n";
+    }
+  }
+
+  Output output;
+  auto writer = output.open(args, context);
+  if (!writer.ok()) {
+    return fail(context, ExitCode::Failure, writer.error().describe());
+  }
+  const collect::SampleFactory factory = [&](double time) {
+    return make_live_sample(args.root, runner, command_options, time);
+  };
+  const auto on_note = [&context](const std::string& note) {
+    context.err << "netdoctor collect: " << note << "\n";
+  };
+  auto report = collect::collect_host(options, factory, verbs.get(), clock, **writer, on_note);
+  if (!report.ok()) {
+    return fail(context, ExitCode::Failure, report.error().describe());
+  }
+  if (auto status = collect::write_manifest(**writer, clock.now_unix(),
+                                            "netdoctor collect on " + options.host);
+      !status.ok()) {
+    return fail(context, ExitCode::Failure, status.error().describe());
+  }
+  if (auto status = output.finish(); !status.ok()) {
+    return fail(context, ExitCode::Failure, status.error().describe());
+  }
+  context.err << fmt::format(
+      "netdoctor collect: {} -> {}: {} sample(s), {} RDMA device(s), {} interface(s), {} files, "
+      "{} command outputs, {} note(s)\n",
+      options.host, args.out, report->sample_names.size(), report->plan.rdma_devices.size(),
+      report->plan.interfaces.size(), report->files_written, report->commands_captured,
+      report->notes.size());
+  context.exit_code = ExitCode::Ok;
+}
+
+void run_fanout(const CollectArgs& args, Context& context, const CLI::App& sub) {
+  auto hosts = collect::expand_hostlist(args.hosts);
+  if (!hosts.ok()) {
+    return fail(context, ExitCode::Usage, hosts.error().describe());
+  }
+  auto launcher = collect::parse_launcher(args.via);
+  if (!launcher.ok()) {
+    return fail(context, ExitCode::Usage, launcher.error().describe());
+  }
+  if (find_program(collect::launcher_program(*launcher)).empty()) {
+    return fail(context, ExitCode::Failure,
+                collect::launcher_program(*launcher) + " is not installed on this machine");
+  }
+  collect::FanoutOptions options;
+  options.launcher = *launcher;
+  options.parallel = args.parallel;
+  options.remote_command = {args.remote_command};
+  options.pdsh_rcmd = args.pdsh_rcmd;
+  options.timeout = to_ms(args.host_timeout_s);
+  if (sub.count("--samples") > 0) {
+    options.collect_args.insert(options.collect_args.end(),
+                                {"--samples", std::to_string(args.samples)});
+  }
+  if (sub.count("--interval") > 0) {
+    options.collect_args.insert(options.collect_args.end(),
+                                {"--interval", fmt::format("{}", args.interval_s)});
+  }
+  options.collect_args.insert(options.collect_args.end(), args.remote_args.begin(),
+                              args.remote_args.end());
+
+  Output output;
+  auto writer = output.open(args, context);
+  if (!writer.ok()) {
+    return fail(context, ExitCode::Failure, writer.error().describe());
+  }
+  LiveCommandRunner runner;
+  context.err << fmt::format("netdoctor collect: {} host(s) via {}, {} at a time\n",
+                             hosts->size(), args.via, std::max(args.parallel, 1));
+  const auto progress = [&context](const collect::HostOutcome& outcome, std::size_t done,
+                                   std::size_t total) {
+    if (outcome.ok) {
+      context.err << fmt::format("[{}/{}] {}: ok, {} files, {:.1f}s\n", done, total, outcome.host,
+                                 outcome.files, outcome.seconds);
+    } else {
+      context.err << fmt::format("[{}/{}] {}: FAILED: {}\n", done, total, outcome.host,
+                                 outcome.error);
+    }
+  };
+  const auto outcomes = collect::fan_out(*hosts, options, runner, **writer, progress);
+
+  std::vector<std::string> failed;
+  std::string log;
+  for (const auto& outcome : outcomes) {
+    if (outcome.ok) {
+      log += fmt::format("{}: ok, {} files\n", outcome.host, outcome.files);
+    } else {
+      failed.push_back(outcome.host);
+      log += fmt::format("{}: FAILED: {}\n", outcome.host, outcome.error);
+    }
+  }
+  const SystemClock clock;
+  Status status = (*writer)->write_file(collect::k_collect_log, log);
+  if (status.ok()) {
+    status = collect::write_manifest(**writer, clock.now_unix(),
+                                     fmt::format("netdoctor collect --hosts {}", args.hosts));
+  }
+  if (status.ok()) {
+    status = output.finish();
+  }
+  if (!status.ok()) {
+    return fail(context, ExitCode::Failure, status.error().describe());
+  }
+  const std::size_t merged = outcomes.size() - failed.size();
+  context.err << fmt::format("netdoctor collect: merged {} of {} host(s) into {}\n", merged,
+                             outcomes.size(), args.out);
+  if (!failed.empty()) {
+    context.err << fmt::format("netdoctor collect: failed: {}\n", fmt::join(failed, ","));
+  }
+  context.exit_code = merged == 0 ? ExitCode::Failure : ExitCode::Ok;
+}
+
+void run_collect(const CollectArgs& args, Context& context, const CLI::App& sub) {
+  if (args.samples < 1) {
+    return fail(context, ExitCode::Usage, "--samples must be at least 1");
+  }
+  if (!(args.interval_s >= 0.0) || !(args.command_timeout_s > 0.0)) {
+    return fail(context, ExitCode::Usage, "--interval must be >= 0 and --timeout > 0");
+  }
+  if (args.base64 && args.out != "-") {
+    return fail(context, ExitCode::Usage, "--base64 applies to --out - only");
+  }
+  if (args.hosts.empty() != args.via.empty()) {
+    return fail(context, ExitCode::Usage, "--hosts and --via go together");
+  }
+  if (!args.hosts.empty()) {
+    return run_fanout(args, context, sub);
+  }
+  run_local(args, context);
+}
+
+}  // namespace
+
+void add_collect_command(CLI::App& app, Context& context) {
+  auto args = std::make_shared<CollectArgs>();
+  auto* sub = app.add_subcommand("collect", "Capture this host (or a host list) into a bundle");
+  sub->add_option("--out", args->out, "bundle directory, .tar.gz, or - for stdout")->required();
+  sub->add_option("--samples", args->samples, "samples per host (rates need 2)");
+  sub->add_option("--interval", args->interval_s, "seconds from one sample to the next");
+  sub->add_option("--root", args->root, "read files under this directory instead of /");
+  sub->add_option("--host", args->host, "host name in the bundle (default: the host's own)");
+  sub->add_flag("--base64", args->base64, "with --out -: base64 text instead of binary");
+  sub->add_option("--timeout", args->command_timeout_s, "seconds allowed each command");
+  sub->add_option("--hosts", args->hosts, "host list: node[01-32],gpu-a[001-128]");
+  sub->add_option("--via", args->via, "launcher for --hosts")
+      ->check(CLI::IsMember({"ssh", "pdsh", "srun"}));
+  sub->add_option("--parallel", args->parallel, "hosts collected at once");
+  sub->add_option("--remote-command", args->remote_command, "netdoctor's path on the hosts");
+  sub->add_option("--remote-arg", args->remote_args,
+                  "extra argument for the remote collect (repeatable; %h = host name)")
+      ->allow_extra_args(false);
+  sub->add_option("--pdsh-rcmd", args->pdsh_rcmd, "pdsh -R module (ssh, exec, ...)");
+  sub->add_option("--host-timeout", args->host_timeout_s, "seconds allowed each host");
+  sub->callback([args, &context, sub] { run_collect(*args, context, *sub); });
+}
+
+}  // namespace netdoctor::cli

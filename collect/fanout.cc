@@ -1,0 +1,223 @@
+#include "collect/fanout.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+#include "base/file_tree.h"
+#include "base/strings.h"
+#include "collect/bundle_merge.h"
+#include "collect/stream_writer.h"
+
+namespace netdoctor::collect {
+namespace {
+
+std::string substitute_host(const std::string& arg, const std::string& host) {
+  std::string out;
+  for (std::size_t i = 0; i < arg.size(); ++i) {
+    if (arg[i] == '%' && i + 1 < arg.size() && arg[i + 1] == 'h') {
+      out += host;
+      ++i;
+    } else {
+      out += arg[i];
+    }
+  }
+  return out;
+}
+
+std::string last_line(std::string_view text) {
+  const auto lines = split_lines(text);
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+    if (!trim(*it).empty()) {
+      return std::string(trim(*it));
+    }
+  }
+  return {};
+}
+
+std::string failure_text(const CommandOutput& output) {
+  std::string why;
+  if (output.signal != 0) {
+    why = fmt::format("launcher killed by signal {}", output.signal);
+  } else if (output.exit_code == 127) {
+    why = "exit 127 (netdoctor or the launcher's remote shell not found)";
+  } else if (output.exit_code == 255) {
+    why = "exit 255 (host unreachable or connection refused)";
+  } else {
+    why = fmt::format("exit {}", output.exit_code);
+  }
+  const std::string detail = last_line(output.err);
+  return detail.empty() ? why : fmt::format("{}: {}", why, detail);
+}
+
+}  // namespace
+
+Result<Launcher> parse_launcher(std::string_view name) {
+  if (name == "ssh") {
+    return Launcher::Ssh;
+  }
+  if (name == "pdsh") {
+    return Launcher::Pdsh;
+  }
+  if (name == "srun") {
+    return Launcher::Srun;
+  }
+  return make_error(ErrorCode::InvalidArgument, "launcher must be ssh, pdsh or srun",
+                    std::string(name));
+}
+
+std::string launcher_program(Launcher launcher) {
+  switch (launcher) {
+    case Launcher::Ssh:
+      return "ssh";
+    case Launcher::Pdsh:
+      return "pdsh";
+    case Launcher::Srun:
+      return "srun";
+  }
+  return "ssh";
+}
+
+std::string shell_quote(std::string_view word) {
+  const bool safe = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("_-./=:,@%+").find(c) != std::string_view::npos;
+  });
+  if (safe) {
+    return std::string(word);
+  }
+  std::string out = "'";
+  for (char c : word) {
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  }
+  return out + "'";
+}
+
+std::vector<std::string> remote_argv(const FanoutOptions& options, const std::string& host) {
+  std::vector<std::string> argv = options.remote_command;
+  for (const char* arg : {"collect", "--out", "-", "--base64", "--host"}) {
+    argv.emplace_back(arg);
+  }
+  argv.push_back(host);
+  for (const auto& arg : options.collect_args) {
+    argv.push_back(substitute_host(arg, host));
+  }
+  return argv;
+}
+
+std::vector<std::string> launcher_argv(const FanoutOptions& options, const std::string& host) {
+  const std::vector<std::string> remote = remote_argv(options, host);
+  std::vector<std::string> argv;
+  switch (options.launcher) {
+    case Launcher::Ssh: {
+      argv = {"ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "--", host};
+      std::vector<std::string> quoted;
+      for (const auto& word : remote) {
+        quoted.push_back(shell_quote(word));
+      }
+      argv.push_back(join(quoted, " "));
+      break;
+    }
+    case Launcher::Pdsh:
+      // -N: no "host: " prefix on output lines; -S: the remote command's exit status.
+      argv = {"pdsh", "-N", "-S"};
+      if (!options.pdsh_rcmd.empty()) {
+        argv.insert(argv.end(), {"-R", options.pdsh_rcmd});
+      }
+      argv.insert(argv.end(), {"-w", host});
+      for (const auto& word : remote) {
+        argv.push_back(shell_quote(word));
+      }
+      break;
+    case Launcher::Srun:
+      argv = {"srun", "-w", host, "-N1", "-n1", "--"};
+      argv.insert(argv.end(), remote.begin(), remote.end());
+      break;
+  }
+  return argv;
+}
+
+HostOutcome merge_launcher_output(const std::string& host, const Result<CommandOutput>& run,
+                                  TreeWriter& out) {
+  HostOutcome outcome;
+  outcome.host = host;
+  if (!run.ok()) {
+    outcome.error = run.error().code == ErrorCode::Timeout
+                        ? "timed out: " + run.error().message
+                        : run.error().describe();
+    return outcome;
+  }
+  outcome.seconds = run->duration_s;
+  if (run->exit_code != 0) {
+    outcome.error = failure_text(*run);
+    return outcome;
+  }
+  if (run->truncated) {
+    outcome.error = "capture larger than the output limit";
+    return outcome;
+  }
+  auto archive = decode_base64(run->out);
+  if (!archive.ok() || archive->empty()) {
+    const std::string detail = last_line(run->err);
+    outcome.error = fmt::format("no capture came back (output is not a base64 archive){}",
+                                detail.empty() ? "" : ": " + detail);
+    return outcome;
+  }
+  auto tree = open_tar_tree_from_memory(*archive, host + " capture");
+  if (!tree.ok()) {
+    outcome.error = "capture is not a readable archive: " + tree.error().message;
+    return outcome;
+  }
+  auto merged = merge_host_capture(**tree, host, out);
+  if (!merged.ok()) {
+    outcome.error = merged.error().describe();
+    return outcome;
+  }
+  outcome.files = *merged;
+  outcome.ok = true;
+  return outcome;
+}
+
+std::vector<HostOutcome> fan_out(const std::vector<std::string>& hosts,
+                                 const FanoutOptions& options, CommandRunner& runner,
+                                 TreeWriter& out, const ProgressSink& progress) {
+  std::vector<HostOutcome> outcomes(hosts.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex lock;  // guards `out`, `done` and the progress sink
+  std::size_t done = 0;
+  CommandOptions command_options;
+  command_options.timeout = options.timeout;
+
+  auto worker = [&] {
+    for (std::size_t i = next++; i < hosts.size(); i = next++) {
+      const std::string& host = hosts[i];
+      auto run = runner.run(launcher_argv(options, host), command_options);
+      std::lock_guard<std::mutex> guard(lock);
+      outcomes[i] = merge_launcher_output(host, run, out);
+      ++done;
+      if (progress) {
+        progress(outcomes[i], done, hosts.size());
+      }
+    }
+  };
+  const std::size_t threads =
+      std::min(hosts.size(), static_cast<std::size_t>(std::max(options.parallel, 1)));
+  if (threads <= 1) {
+    worker();
+    return outcomes;
+  }
+  std::vector<std::thread> pool;
+  pool.reserve(threads);
+  for (std::size_t t = 0; t < threads; ++t) {
+    pool.emplace_back(worker);
+  }
+  for (auto& thread : pool) {
+    thread.join();
+  }
+  return outcomes;
+}
+
+}  // namespace netdoctor::collect

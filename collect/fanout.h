@@ -1,0 +1,65 @@
+// `collect --hosts LIST --via ssh|pdsh|srun`: runs `netdoctor collect --out - --base64` on each
+// host through a launcher, a bounded number at a time, and merges what comes back into one
+// bundle. A host that fails (unreachable, timeout, no netdoctor there, garbage back) is
+// reported and the others go on.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/command_runner.h"
+#include "base/result.h"
+#include "base/tree_writer.h"
+
+namespace netdoctor::collect {
+
+enum class Launcher { Ssh, Pdsh, Srun };
+
+// "ssh", "pdsh", "srun"; InvalidArgument otherwise.
+Result<Launcher> parse_launcher(std::string_view name);
+std::string launcher_program(Launcher launcher);
+
+struct FanoutOptions {
+  Launcher launcher = Launcher::Ssh;
+  int parallel = 16;
+  // The remote program; its first word is looked up on the remote PATH.
+  std::vector<std::string> remote_command = {"netdoctor"};
+  // Added after `collect --out - --base64 --host HOST`; "%h" becomes the host name.
+  std::vector<std::string> collect_args;
+  std::string pdsh_rcmd;  // pdsh -R module ("ssh", "exec"); empty: pdsh's default
+  std::chrono::milliseconds timeout{300'000};
+};
+
+// The command run on the host (before launcher quoting).
+std::vector<std::string> remote_argv(const FanoutOptions& options, const std::string& host);
+// The local argument vector: ssh -o BatchMode=yes HOST ..., pdsh -w HOST ..., srun -w HOST ...
+std::vector<std::string> launcher_argv(const FanoutOptions& options, const std::string& host);
+// POSIX shell quoting, only when needed (ssh and pdsh hand a command line to a remote shell).
+std::string shell_quote(std::string_view word);
+
+struct HostOutcome {
+  std::string host;
+  bool ok = false;
+  std::string error;  // why it failed, for a person
+  double seconds = 0.0;
+  std::size_t files = 0;
+};
+
+using ProgressSink =
+    std::function<void(const HostOutcome& outcome, std::size_t done, std::size_t total)>;
+
+// Outcomes in host-list order. `runner` must be thread-safe when parallel > 1 (the live one
+// is). `out` is written from one host at a time.
+std::vector<HostOutcome> fan_out(const std::vector<std::string>& hosts,
+                                 const FanoutOptions& options, CommandRunner& runner,
+                                 TreeWriter& out, const ProgressSink& progress);
+
+// One host's launcher run turned into files in `out` (exposed for tests).
+HostOutcome merge_launcher_output(const std::string& host, const Result<CommandOutput>& run,
+                                  TreeWriter& out);
+
+}  // namespace netdoctor::collect

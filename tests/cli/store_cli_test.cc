@@ -1,0 +1,306 @@
+// Drives the real `netdoctor` binary against a database in a temp dir: the change log, the
+// one-open-change rule, rollback, export, baselines, and where the database lives.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "kb/store/change_repository.h"
+#include "kb/store/database.h"
+#include "kb/store/incident_repository.h"
+#include "tests/support/test_paths.h"
+
+namespace netdoctor::cli {
+namespace {
+
+namespace store = netdoctor::kb::store;
+using netdoctor::testing::make_temp_dir;
+using netdoctor::testing::netdoctor_binary;
+using netdoctor::testing::read_text;
+
+struct Run {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string quote(const std::string& word) {
+  std::string quoted = "'";
+  for (char c : word) {
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  }
+  return quoted + "'";
+}
+
+// `env` entries are NAME=value; NETDOCTOR_DB and XDG_DATA_HOME are cleared unless given.
+Run netdoctor(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
+  static int counter = 0;
+  std::string dir = make_temp_dir("cli-run" + std::to_string(counter++));
+  std::string command = "env -u NETDOCTOR_DB -u XDG_DATA_HOME";
+  for (const std::string& assignment : env) {
+    command += " " + quote(assignment);
+  }
+  command += " " + quote(netdoctor_binary());
+  for (const std::string& arg : args) {
+    command += " " + quote(arg);
+  }
+  command += " >" + dir + "/out 2>" + dir + "/err";
+  int status = std::system(command.c_str());
+  Run run;
+  run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.out = read_text(dir + "/out");
+  run.err = read_text(dir + "/err");
+  return run;
+}
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// An incident as `diagnose` would leave it, written through the store.
+std::int64_t seed_incident(const std::string& db_path) {
+  auto db = store::Database::open(db_path);
+  EXPECT_TRUE(db.ok());
+  store::DiagnosisRecord record;
+  record.created_at = 1'764'662'400.0;
+  record.symptom = "slowdown";
+  record.scope = "bundle pfc-storm.tar.gz";
+  record.verdict = "root-cause-found";
+  record.json = "{}";
+  store::CauseRow cause;
+  cause.id = "pfc-storm";
+  cause.title = "PFC storm";
+  cause.confidence = 0.9;
+  cause.entities = {"nic:node07/mlx5_2"};
+  cause.evidence.push_back(
+      {"pfc-pause", "pause-storm", "node07/mlx5_2 sends 41k pause/s", 0.8, 41000.0, 200.0, "/s"});
+  record.causes.push_back(cause);
+  store::IncidentRepository incidents(*db);
+  auto stored = incidents.add_diagnosis(record);
+  EXPECT_TRUE(stored.ok());
+  return stored.ok() ? stored->incident_id : 0;
+}
+
+class StoreCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_dir = make_temp_dir("store-cli");
+    m_db = m_dir + "/nd.db";
+    m_incident = std::to_string(seed_incident(m_db));
+  }
+
+  Run record(const std::string& var, const std::string& from, const std::string& to,
+             bool force = false) {
+    std::vector<std::string> args = {"change",   "record", "--db",  m_db,    "--incident",
+                                     m_incident, "--entity", "nic:node07/mlx5_2", "--var", var,
+                                     "--from",   from,     "--to",  to,      "--why",
+                                     "pause storm"};
+    if (force) {
+      args.push_back("--force");
+    }
+    return netdoctor(args);
+  }
+
+  std::string m_dir;
+  std::string m_db;
+  std::string m_incident;
+};
+
+TEST_F(StoreCli, RecordRefuseRollbackThenRecordAgain) {
+  Run first = record("ecn_min_threshold", "150KB", "50KB");
+  ASSERT_EQ(first.code, 0) << first.err;
+  EXPECT_TRUE(has(first.out, "change #1 recorded")) << first.out;
+  EXPECT_TRUE(has(first.out, "netdoctor change verify 1 --bundle")) << first.out;
+
+  Run second = record("pfc_priorities", "3,4", "3");
+  EXPECT_EQ(second.code, 1);
+  EXPECT_TRUE(has(second.err, "refused")) << second.err;
+  EXPECT_TRUE(has(second.err, "#1 nic:node07/mlx5_2 ecn_min_threshold 150KB -> 50KB")) << second.err;
+  EXPECT_TRUE(has(second.err, "unreadable")) << second.err;
+
+  Run listed = netdoctor({"change", "list", "--db", m_db, "--incident", m_incident});
+  ASSERT_EQ(listed.code, 0) << listed.err;
+  EXPECT_TRUE(has(listed.out, "[open]")) << listed.out;
+  EXPECT_FALSE(has(listed.out, "pfc_priorities")) << listed.out;
+
+  Run rollback = netdoctor({"change", "rollback", "1", "--db", m_db});
+  ASSERT_EQ(rollback.code, 0) << rollback.err;
+  EXPECT_TRUE(has(rollback.out,
+                  "--entity nic:node07/mlx5_2 --var ecn_min_threshold --from 50KB --to 150KB"))
+      << rollback.out;
+
+  Run again = record("pfc_priorities", "3,4", "3");
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_TRUE(has(again.out, "change #2 recorded")) << again.out;
+
+  Run twice = netdoctor({"change", "rollback", "1", "--db", m_db});
+  EXPECT_EQ(twice.code, 1);
+  EXPECT_TRUE(has(twice.err, "already rolled back")) << twice.err;
+}
+
+TEST_F(StoreCli, ForcedSecondChangeIsRecordedAndSaysSo) {
+  ASSERT_EQ(record("ecn_min_threshold", "150KB", "50KB").code, 0);
+  Run forced = record("pfc_priorities", "3,4", "3", /*force=*/true);
+  ASSERT_EQ(forced.code, 0) << forced.err;
+  EXPECT_TRUE(has(forced.out, "--force while change #1")) << forced.out;
+  Run listed = netdoctor({"change", "list", "--db", m_db, "--format", "json"});
+  ASSERT_EQ(listed.code, 0);
+  auto rows = nlohmann::json::parse(listed.out);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_TRUE(rows[0]["forced_note"].get<std::string>().empty());
+  EXPECT_TRUE(has(rows[1]["forced_note"].get<std::string>(), "#1"));
+}
+
+TEST_F(StoreCli, ExportMarkdownHasTheChangeItsVerdictAndTheRollback) {
+  ASSERT_EQ(record("pfc_priorities", "3,4", "3").code, 0);
+  ASSERT_EQ(netdoctor({"change", "rollback", "1", "--db", m_db}).code, 0);
+  ASSERT_EQ(record("ecn_min_threshold", "150KB", "50KB").code, 0);
+  {
+    // The verification itself needs the engine (incident_e2e_test); store its outcome directly.
+    auto db = store::Database::open(m_db);
+    ASSERT_TRUE(db.ok());
+    store::ChangeRepository changes(*db);
+    ASSERT_TRUE(changes
+                    .verify({2, 1'764'663'000.0, store::ChangeVerdict::Improved, "healthy.tar.gz",
+                             {{"pfc-pause/pause-storm", "/s", 41000.0, 150.0, true}}})
+                    .ok());
+  }
+  ASSERT_EQ(netdoctor({"incident", "close", m_incident, "--db", m_db, "--cause", "pfc-storm",
+                       "--summary", "ECN threshold lowered on leaf2"})
+                .code,
+            0);
+  std::string file = m_dir + "/postmortem.md";
+  Run exported = netdoctor({"incident", "export", m_incident, "--format", "md", "--db", m_db,
+                            "--output", file});
+  ASSERT_EQ(exported.code, 0) << exported.err;
+  std::string md = read_text(file);
+  for (const char* expected :
+       {"# Postmortem: incident 1 (slowdown)", "ECN threshold lowered on leaf2",
+        "ecn_min_threshold 150KB -> 50KB", "**improved**", "41000 /s", "150 /s",
+        "## Rolled back", "--var pfc_priorities --from 3 --to 3,4", "## Timeline",
+        "## Follow-ups"}) {
+    EXPECT_TRUE(has(md, expected)) << expected << "\n" << md;
+  }
+  Run json = netdoctor({"incident", "export", m_incident, "--format", "json", "--db", m_db});
+  ASSERT_EQ(json.code, 0) << json.err;
+  auto parsed = nlohmann::json::parse(json.out);
+  EXPECT_EQ(parsed["changes"][1]["verdict"], "improved");
+  EXPECT_EQ(parsed["incident"]["status"], "closed");
+}
+
+TEST_F(StoreCli, IncidentListAndShow) {
+  ASSERT_EQ(record("ecn_min_threshold", "150KB", "50KB").code, 0);
+  Run list = netdoctor({"incident", "list", "--db", m_db});
+  ASSERT_EQ(list.code, 0) << list.err;
+  EXPECT_TRUE(has(list.out, "slowdown")) << list.out;
+  EXPECT_TRUE(has(list.out, "pfc-storm")) << list.out;
+  Run show = netdoctor({"incident", "show", m_incident, "--db", m_db});
+  ASSERT_EQ(show.code, 0) << show.err;
+  EXPECT_TRUE(has(show.out, "41k pause/s")) << show.out;
+  EXPECT_TRUE(has(show.out, "ecn_min_threshold 150KB -> 50KB [open]")) << show.out;
+  Run missing = netdoctor({"incident", "show", "99", "--db", m_db});
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_TRUE(has(missing.err, "no incident 99")) << missing.err;
+}
+
+TEST(StoreCliDbPath, EnvironmentAndXdgDecideWhereTheDatabaseIs) {
+  std::string dir = make_temp_dir("dbpath");
+  Run via_env = netdoctor({"incident", "list"}, {"NETDOCTOR_DB=" + dir + "/env.db"});
+  ASSERT_EQ(via_env.code, 0) << via_env.err;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/env.db"));
+  Run via_xdg = netdoctor({"change", "list"}, {"XDG_DATA_HOME=" + dir + "/xdg"});
+  ASSERT_EQ(via_xdg.code, 0) << via_xdg.err;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/xdg/netdoctor/netdoctor.db"));
+  Run via_home = netdoctor({"baseline", "list"}, {"HOME=" + dir + "/home"});
+  ASSERT_EQ(via_home.code, 0) << via_home.err;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/home/.local/share/netdoctor/netdoctor.db"));
+  // --db wins over the environment.
+  Run flag = netdoctor({"incident", "list", "--db", dir + "/flag.db"},
+                       {"NETDOCTOR_DB=" + dir + "/other.db"});
+  ASSERT_EQ(flag.code, 0) << flag.err;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/flag.db"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/other.db"));
+}
+
+TEST(StoreCliDbPath, DatabaseFromANewerNetdoctorIsRefused) {
+  std::string path = make_temp_dir("newer-cli") + "/nd.db";
+  {
+    auto db = store::Database::open(path);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->exec("PRAGMA user_version = 50").ok());
+  }
+  Run run = netdoctor({"incident", "list", "--db", path});
+  EXPECT_EQ(run.code, 1);
+  EXPECT_TRUE(has(run.err, "newer than this netdoctor")) << run.err;
+}
+
+// A perftest client output with one bandwidth row.
+std::string bw_output(const std::string& device, double gbps) {
+  return "---------------------------------------------------------------------------------------\n"
+         "                    RDMA_Write BW Test\n"
+         " Dual-port       : OFF\t\tDevice         : " + device + "\n"
+         " Number of qps   : 1\t\tTransport type : IB\n"
+         " Connection type : RC\t\tUsing SRQ      : OFF\n"
+         " Link type       : Ethernet\n"
+         "---------------------------------------------------------------------------------------\n"
+         " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n"
+         " 65536      5000             " + std::to_string(gbps + 0.5) + "             " +
+         std::to_string(gbps) + " \t\t   0.364584\n"
+         "---------------------------------------------------------------------------------------\n";
+}
+
+void write_run(const std::string& bundle, const std::string& kind, const std::string& client,
+               const std::string& server, const std::string& device, double gbps) {
+  std::string dir = bundle + "/" + kind + "/" + client + "__" + server;
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/ib_write_bw_-d_" + device + "_--report_gbits_" + server)
+      << bw_output(device, gbps);
+}
+
+TEST(StoreCliBaseline, ImportThenCheckFlagsSixPercentNotFourAndNeverCrossesDevices) {
+  std::string dir = make_temp_dir("baseline-cli");
+  std::string bundle = dir + "/bundle";
+  std::filesystem::create_directories(bundle + "/hosts");
+  write_run(bundle, "perftest-baseline", "node01", "node02", "mlx5_0", 100.0);
+  write_run(bundle, "perftest-baseline", "node03", "node04", "mlx5_0", 100.0);
+  write_run(bundle, "perftest-baseline", "node05", "node06", "mlx5_0", 400.0);
+  write_run(bundle, "perftest", "node01", "node02", "mlx5_0", 94.0);
+  write_run(bundle, "perftest", "node03", "node04", "mlx5_0", 96.0);
+  write_run(bundle, "perftest", "node05", "node06", "mlx5_1", 100.0);  // another device
+  std::string db = dir + "/nd.db";
+
+  Run imported = netdoctor({"baseline", "import", "--bundle", bundle, "--db", db});
+  ASSERT_EQ(imported.code, 0) << imported.err;
+  EXPECT_TRUE(has(imported.out, "imported 3 baseline runs")) << imported.out;
+
+  Run shown = netdoctor({"baseline", "show", "node01__node02", "--db", db});
+  ASSERT_EQ(shown.code, 0) << shown.err;
+  EXPECT_TRUE(has(shown.out, "100.00 Gb/s")) << shown.out;
+
+  Run checked = netdoctor({"baseline", "check", "--bundle", bundle, "--db", db, "--format", "json"});
+  ASSERT_EQ(checked.code, 0) << checked.err;
+  auto report = nlohmann::json::parse(checked.out);
+  ASSERT_EQ(report["comparisons"].size(), 3u);
+  std::map<std::string, nlohmann::json> by_pair;
+  for (const auto& item : report["comparisons"]) {
+    by_pair[item["current"]["pair"].get<std::string>()] = item;
+  }
+  EXPECT_TRUE(by_pair["node01__node02"]["deviates"].get<bool>());
+  EXPECT_FALSE(by_pair["node03__node04"]["deviates"].get<bool>());
+  EXPECT_TRUE(by_pair["node05__node06"]["baseline"].is_null());
+  EXPECT_FALSE(by_pair["node05__node06"]["deviates"].get<bool>());
+  EXPECT_EQ(report["deviating"], 1);
+
+  Run loose = netdoctor({"baseline", "check", "--bundle", bundle, "--db", db, "--threshold", "7%"});
+  ASSERT_EQ(loose.code, 0) << loose.err;
+  EXPECT_TRUE(has(loose.out, "0 of 3 runs deviate")) << loose.out;
+  Run text = netdoctor({"baseline", "check", "--bundle", bundle, "--db", db});
+  EXPECT_TRUE(has(text.out, "DEVIATION")) << text.out;
+  EXPECT_TRUE(has(text.out, "no baseline for this pair/device/test")) << text.out;
+}
+
+}  // namespace
+}  // namespace netdoctor::cli
