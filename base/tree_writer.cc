@@ -35,7 +35,9 @@ Status check_path(std::string_view path) {
   return {};
 }
 
-std::string errno_text() { return std::strerror(errno); }
+std::string errno_text() {
+  return std::strerror(errno);
+}
 
 class DirTreeWriter final : public TreeWriter {
  public:
@@ -117,7 +119,9 @@ class DirTreeWriter final : public TreeWriter {
 class TarGzTreeWriter final : public TreeWriter {
  public:
   TarGzTreeWriter(std::string path, long long mtime)
-      : m_path(std::move(path)), m_mtime(mtime), m_archive(archive_write_new()),
+      : m_path(std::move(path)),
+        m_mtime(mtime),
+        m_archive(archive_write_new()),
         m_entry(archive_entry_new()) {}
 
   ~TarGzTreeWriter() override {
@@ -154,8 +158,7 @@ class TarGzTreeWriter final : public TreeWriter {
     const std::string name(path);
     ND_TRY(write_parents(name));
     ND_TRY(write_header(name, AE_IFREG, 0644, static_cast<la_int64_t>(content.size())));
-    if (!content.empty() &&
-        archive_write_data(m_archive, content.data(), content.size()) < 0) {
+    if (!content.empty() && archive_write_data(m_archive, content.data(), content.size()) < 0) {
       return archive_failure("cannot write member data");
     }
     return {};

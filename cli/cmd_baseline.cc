@@ -2,10 +2,9 @@
 // deviation beyond the threshold (5 % by default), per pair, device and test.
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
-
 #include <fstream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "base/bundle.h"
@@ -40,9 +39,9 @@ std::string figure(const store::PerfRun& run) {
 }
 
 nlohmann::json run_json(const store::PerfRun& run) {
-  nlohmann::json out{{"pair", run.pair()},     {"client", run.client},
-                     {"server", run.server},   {"device", run.device},
-                     {"test", run.test},       {"measured_at", store::iso8601_utc(run.measured_at)},
+  nlohmann::json out{{"pair", run.pair()},   {"client", run.client},
+                     {"server", run.server}, {"device", run.device},
+                     {"test", run.test},     {"measured_at", store::iso8601_utc(run.measured_at)},
                      {"source", run.source}};
   out["msg_bytes"] = run.msg_bytes ? nlohmann::json(*run.msg_bytes) : nlohmann::json();
   out["bw_gbps"] = run.bw_gbps ? nlohmann::json(*run.bw_gbps) : nlohmann::json();
@@ -92,9 +91,9 @@ void run_import(Context& context, const BaselineOptions& options) {
     return fail(context, runs.error());
   }
   if (runs->empty()) {
-    return fail(context, make_error(ErrorCode::NotFound,
-                                    "no usable perftest-baseline/ runs in the bundle",
-                                    options.bundle));
+    return fail(context,
+                make_error(ErrorCode::NotFound, "no usable perftest-baseline/ runs in the bundle",
+                           options.bundle));
   }
   auto db = open_store(options.db);
   if (!db.ok()) {
@@ -112,8 +111,8 @@ void run_import(Context& context, const BaselineOptions& options) {
 void run_capture(Context& context, const BaselineOptions& options) {
   std::ifstream in(options.pairs_file, std::ios::binary);
   if (!in) {
-    return fail(context, make_error(ErrorCode::NotFound, "cannot read the pairs file",
-                                    options.pairs_file));
+    return fail(context,
+                make_error(ErrorCode::NotFound, "cannot read the pairs file", options.pairs_file));
   }
   std::ostringstream text;
   text << in.rdbuf();
@@ -163,8 +162,8 @@ void run_capture(Context& context, const BaselineOptions& options) {
 void run_check(Context& context, const BaselineOptions& options) {
   auto threshold = store::parse_threshold(options.threshold);
   if (!threshold) {
-    context.err << "netdoctor: --threshold must be a percentage like 5% (got '"
-                << options.threshold << "')\n";
+    context.err << "netdoctor: --threshold must be a percentage like 5% (got '" << options.threshold
+                << "')\n";
     context.exit_code = ExitCode::Usage;
     return;
   }
@@ -221,10 +220,10 @@ void run_check(Context& context, const BaselineOptions& options) {
         "{} {:>12}  baseline {:>12} ({})  {}{}\n", head, figure(run), figure(*comparison.baseline),
         store::iso8601_utc(comparison.baseline->measured_at),
         comparison.change ? fmt::format("{:+.1f} %", *comparison.change * 100.0) : "-",
-        comparison.deviates ? fmt::format("  DEVIATION: {} {} beyond {:.1f} %", comparison.metric,
-                                          comparison.metric == "latency" ? "up" : "down",
-                                          *threshold * 100.0)
-                            : "");
+        comparison.deviates
+            ? fmt::format("  DEVIATION: {} {} beyond {:.1f} %", comparison.metric,
+                          comparison.metric == "latency" ? "up" : "down", *threshold * 100.0)
+            : "");
   }
   context.out << fmt::format("{} of {} runs deviate beyond {:.1f} % from their baseline", deviating,
                              comparisons->size(), *threshold * 100.0);
@@ -270,8 +269,8 @@ void run_show(Context& context, const BaselineOptions& options) {
     return fail(context, runs.error());
   }
   if (runs->empty() && options.format != "json") {
-    return fail(context, make_error(ErrorCode::NotFound,
-                                    "no baseline stored for pair " + options.pair));
+    return fail(context,
+                make_error(ErrorCode::NotFound, "no baseline stored for pair " + options.pair));
   }
   print_runs(context, *runs, options.format);
 }
@@ -286,40 +285,41 @@ void add_baseline_command(CLI::App& app, Context& context) {
   auto* import = baseline->add_subcommand("import", "store a bundle's perftest-baseline/ runs");
   add_db_option(*import, options->db);
   import->add_option("--bundle", options->bundle, "bundle directory or archive")->required();
-  import->callback([&context, options] { run_import(context, *options); });
+  import->callback([&context, options] { run_import(context, *options);
+});
 
-  auto* capture = baseline->add_subcommand(
-      "capture", "run ib_write_bw and ib_read_lat for each pair now and store the results");
-  add_db_option(*capture, options->db);
-  capture->add_option("--pairs", options->pairs_file, "file of 'client server [device]' lines")
-      ->required();
-  capture->add_option("--device", options->device, "RDMA device for pairs that name none");
-  capture->add_option("--timeout", options->timeout_s, "seconds per perftest side (default 60)")
-      ->check(CLI::PositiveNumber);
-  capture->add_option("--remote", options->remote,
-                      "how to reach a host: ssh (default) or none (all local)");
-  capture->callback([&context, options] { run_capture(context, *options); });
+auto* capture = baseline->add_subcommand(
+    "capture", "run ib_write_bw and ib_read_lat for each pair now and store the results");
+add_db_option(*capture, options->db);
+capture->add_option("--pairs", options->pairs_file, "file of 'client server [device]' lines")
+    ->required();
+capture->add_option("--device", options->device, "RDMA device for pairs that name none");
+capture->add_option("--timeout", options->timeout_s, "seconds per perftest side (default 60)")
+    ->check(CLI::PositiveNumber);
+capture->add_option("--remote", options->remote,
+                    "how to reach a host: ssh (default) or none (all local)");
+capture->callback([&context, options] { run_capture(context, *options); });
 
-  auto* check = baseline->add_subcommand("check", "compare a bundle's perftest/ runs with baselines");
-  add_db_option(*check, options->db);
-  check->add_option("--bundle", options->bundle, "bundle directory or archive")->required();
-  check->add_option("--threshold", options->threshold, "deviation to flag (default 5%)");
-  check->add_option("--format", options->format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}));
-  check->callback([&context, options] { run_check(context, *options); });
+auto* check = baseline->add_subcommand("check", "compare a bundle's perftest/ runs with baselines");
+add_db_option(*check, options->db);
+check->add_option("--bundle", options->bundle, "bundle directory or archive")->required();
+check->add_option("--threshold", options->threshold, "deviation to flag (default 5%)");
+check->add_option("--format", options->format, "text or json")
+    ->check(CLI::IsMember({"text", "json"}));
+check->callback([&context, options] { run_check(context, *options); });
 
-  auto* list = baseline->add_subcommand("list", "every stored baseline run");
-  add_db_option(*list, options->db);
-  list->add_option("--format", options->format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}));
-  list->callback([&context, options] { run_list(context, *options); });
+auto* list = baseline->add_subcommand("list", "every stored baseline run");
+add_db_option(*list, options->db);
+list->add_option("--format", options->format, "text or json")
+    ->check(CLI::IsMember({"text", "json"}));
+list->callback([&context, options] { run_list(context, *options); });
 
-  auto* show = baseline->add_subcommand("show", "one pair's baselines, oldest first");
-  add_db_option(*show, options->db);
-  show->add_option("PAIR", options->pair, "client__server")->required();
-  show->add_option("--format", options->format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}));
-  show->callback([&context, options] { run_show(context, *options); });
-}
+auto* show = baseline->add_subcommand("show", "one pair's baselines, oldest first");
+add_db_option(*show, options->db);
+show->add_option("PAIR", options->pair, "client__server")->required();
+show->add_option("--format", options->format, "text or json")
+    ->check(CLI::IsMember({"text", "json"}));
+show->callback([&context, options] { run_show(context, *options); });
+}  // namespace netdoctor::cli
 
 }  // namespace netdoctor::cli

@@ -56,8 +56,14 @@ void run_record(Context& context, const ChangeOptions& options) {
     return fail(context, db.error());
   }
   store::ChangeRepository changes(*db);
-  store::NewChange change{options.incident.value_or(0), options.entity, options.variable,
-                          options.from, options.to, options.why, now_unix(), options.force};
+  store::NewChange change{options.incident.value_or(0),
+                          options.entity,
+                          options.variable,
+                          options.from,
+                          options.to,
+                          options.why,
+                          now_unix(),
+                          options.force};
   auto stored = changes.record(change);
   if (!stored.ok()) {
     if (stored.error().code == ErrorCode::Refused) {
@@ -188,7 +194,8 @@ void run_list(Context& context, const ChangeOptions& options) {
 
 void add_change_command(CLI::App& app, Context& context) {
   auto options = std::make_shared<ChangeOptions>();
-  auto* change = app.add_subcommand("change", "record, verify and roll back changes, one variable at a time");
+  auto* change =
+      app.add_subcommand("change", "record, verify and roll back changes, one variable at a time");
   change->require_subcommand(1);
 
   auto* record = change->add_subcommand("record", "record a change about to be made");
@@ -210,7 +217,8 @@ void add_change_command(CLI::App& app, Context& context) {
   verify->add_option("--bundle", options->bundle, "a capture taken after the change")->required();
   verify->callback([&context, options] { run_verify(context, *options); });
 
-  auto* rollback = change->add_subcommand("rollback", "mark a change rolled back; print the reverse");
+  auto* rollback =
+      change->add_subcommand("rollback", "mark a change rolled back; print the reverse");
   add_db_option(*rollback, options->db);
   rollback->add_option("C", options->id, "change id")->required();
   rollback->callback([&context, options] { run_rollback(context, *options); });

@@ -6,14 +6,14 @@
 //
 // PATH is a directory, a .tar.gz, or "-" (a .tar.gz on standard output; --base64 makes it
 // text, which is how fan-out carries captures through launchers).
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cmath>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "base/clock.h"
 #include "base/command_runner.h"
@@ -66,21 +66,19 @@ class Output {
           context.out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
           return context.out ? Status{} : make_error(ErrorCode::Io, "cannot write stdout");
         });
-        ND_TRY_ASSIGN(m_writer, collect::open_tar_gz_stream_writer(
-                                    [this](std::string_view bytes) {
-                                      return m_base64->write(bytes);
-                                    },
-                                    "stdout"));
+        ND_TRY_ASSIGN(
+            m_writer,
+            collect::open_tar_gz_stream_writer(
+                [this](std::string_view bytes) { return m_base64->write(bytes); }, "stdout"));
       } else {
-        ND_TRY_ASSIGN(m_writer, collect::open_tar_gz_stream_writer(
-                                    [&context](std::string_view bytes) {
-                                      context.out.write(
-                                          bytes.data(), static_cast<std::streamsize>(bytes.size()));
-                                      return context.out ? Status{}
-                                                         : make_error(ErrorCode::Io,
-                                                                      "cannot write stdout");
-                                    },
-                                    "stdout"));
+        ND_TRY_ASSIGN(
+            m_writer,
+            collect::open_tar_gz_stream_writer(
+                [&context](std::string_view bytes) {
+                  context.out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+                  return context.out ? Status{} : make_error(ErrorCode::Io, "cannot write stdout");
+                },
+                "stdout"));
       }
     } else if (is_tar_gz_path(args.out)) {
       ND_TRY_ASSIGN(m_writer, open_tar_gz_writer(args.out));
@@ -113,6 +111,9 @@ class Output {
 };
 
 void run_local(const CollectArgs& args, Context& context) {
+  if (auto root = open_dir_tree(args.root); !root.ok()) {
+    return fail(context, ExitCode::Failure, "cannot use --root: " + root.error().describe());
+  }
   LiveCommandRunner runner;
   SystemClock clock;
   CommandOptions command_options;
@@ -209,8 +210,8 @@ void run_fanout(const CollectArgs& args, Context& context, const CLI::App& sub) 
     return fail(context, ExitCode::Failure, writer.error().describe());
   }
   LiveCommandRunner runner;
-  context.err << fmt::format("netdoctor collect: {} host(s) via {}, {} at a time\n",
-                             hosts->size(), args.via, std::max(args.parallel, 1));
+  context.err << fmt::format("netdoctor collect: {} host(s) via {}, {} at a time\n", hosts->size(),
+                             args.via, std::max(args.parallel, 1));
   const auto progress = [&context](const collect::HostOutcome& outcome, std::size_t done,
                                    std::size_t total) {
     if (outcome.ok) {

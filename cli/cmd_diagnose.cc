@@ -93,7 +93,8 @@ void run_diagnose(const DiagnoseArgs& args, Context& context) {
 void add_diagnose_command(CLI::App& app, Context& context) {
   auto args = std::make_shared<DiagnoseArgs>();
   auto* sub = app.add_subcommand(
-      "diagnose", "Find the root cause of a symptom in a capture bundle (exit 0 whatever the verdict)");
+      "diagnose",
+      "Find the root cause of a symptom in a capture bundle (exit 0 whatever the verdict)");
   sub->add_option("--symptom", args->symptom,
                   "slowdown, low-utilization, asymmetric-bandwidth, timeouts, high-latency or "
                   "auto (default)");

@@ -113,8 +113,9 @@ void run_show(Context& context, const IncidentOptions& options) {
                                *incident.confirmed_by_change);
   }
   if (incident.closed()) {
-    context.out << fmt::format("  closed {}: cause {}; {}\n", store::iso8601_utc(*incident.closed_at),
-                               incident.cause_id, incident.summary);
+    context.out << fmt::format("  closed {}: cause {}; {}\n",
+                               store::iso8601_utc(*incident.closed_at), incident.cause_id,
+                               incident.summary);
   }
   context.out << "diagnoses:\n";
   for (const store::DiagnosisRecord& record : data->diagnoses) {
@@ -129,9 +130,10 @@ void run_show(Context& context, const IncidentOptions& options) {
     std::string origin = record.origin == store::k_origin_verify && record.change_id
                              ? fmt::format("verify change #{}", *record.change_id)
                              : record.origin;
-    context.out << fmt::format("  #{} {} {}: {}, top cause {}; probes {} ran, {} skipped, {} failed\n",
-                               record.id, store::iso8601_utc(record.created_at), origin,
-                               record.verdict, top_cause_text(record), ran, skipped, failed);
+    context.out << fmt::format(
+        "  #{} {} {}: {}, top cause {}; probes {} ran, {} skipped, {} failed\n", record.id,
+        store::iso8601_utc(record.created_at), origin, record.verdict, top_cause_text(record), ran,
+        skipped, failed);
     if (const store::CauseRow* top = record.top_cause()) {
       for (const store::EvidenceRow& evidence : top->evidence) {
         context.out << fmt::format("      - {}\n", evidence.summary);
@@ -172,9 +174,8 @@ void run_export(Context& context, const IncidentOptions& options) {
   if (!data.ok()) {
     return fail(context, data.error());
   }
-  std::string text = options.format == "json"
-                         ? store::render_postmortem_json(*data).dump(2) + "\n"
-                         : store::render_postmortem_markdown(*data);
+  std::string text = options.format == "json" ? store::render_postmortem_json(*data).dump(2) + "\n"
+                                              : store::render_postmortem_markdown(*data);
   if (options.output.empty()) {
     context.out << text;
     return;
@@ -211,8 +212,7 @@ void add_incident_command(CLI::App& app, Context& context) {
   auto* close = incident->add_subcommand("close", "close an incident with its root cause");
   add_db_option(*close, options->db);
   close->add_option("N", options->id, "incident id")->required();
-  close->add_option("--cause", options->cause, "the root-cause id (spec/diagnosis.md)")
-      ->required();
+  close->add_option("--cause", options->cause, "the root-cause id (spec/diagnosis.md)")->required();
   close->add_option("--summary", options->summary, "what happened, in one or two sentences")
       ->required();
   close->callback([&context, options] { run_close(context, *options); });

@@ -49,8 +49,7 @@ void add_inventory_command(CLI::App& app, Context& context) {
   auto* sub = app.add_subcommand("inventory", "List hosts, NICs, switches and links of a bundle");
   sub->add_option("--bundle", args->bundle, "capture bundle: directory or .tar[.gz|.xz]")
       ->required();
-  sub->add_option("--format", args->format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}));
+  sub->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   sub->callback([args, &context] { run_inventory(*args, context); });
 }
 

@@ -114,8 +114,8 @@ void run_check(const CheckArgs& args, Context& context) {
     if (!design.ok()) {
       context.err << "netdoctor plan check: plan " << args.plan_file << ": "
                   << design.error().describe() << "\n";
-      context.exit_code = design.error().code == ErrorCode::InvalidArgument ? ExitCode::Usage
-                                                                            : ExitCode::Failure;
+      context.exit_code =
+          design.error().code == ErrorCode::InvalidArgument ? ExitCode::Usage : ExitCode::Failure;
       return;
     }
     targets.plan = std::move(design).value();
@@ -148,8 +148,7 @@ void add_fabric(CLI::App& plan_app, Context& context) {
       "fabric", "Leaves, spines, ports, cables and optics of a two-tier leaf/spine fabric");
   plan::FabricInputs& in = args->inputs;
   sub->add_option("--nodes", in.nodes, "GPU nodes")->required()->check(CLI::PositiveNumber);
-  sub->add_option("--gpus-per-node", in.gpus_per_node, "GPUs per node")
-      ->check(CLI::PositiveNumber);
+  sub->add_option("--gpus-per-node", in.gpus_per_node, "GPUs per node")->check(CLI::PositiveNumber);
   sub->add_option("--nic-gbps", in.nic_gbps, "speed of one RDMA NIC in Gb/s")
       ->required()
       ->check(CLI::PositiveNumber);
@@ -207,8 +206,7 @@ void add_traffic(CLI::App& plan_app, Context& context) {
       ->check(CLI::PositiveNumber);
   sub->add_option("--nics-per-node", in.nics_per_node, "NICs per node (default: one per GPU)")
       ->check(CLI::NonNegativeNumber);
-  sub->add_option("--gpus-per-node", in.gpus_per_node, "GPUs per node")
-      ->check(CLI::PositiveNumber);
+  sub->add_option("--gpus-per-node", in.gpus_per_node, "GPUs per node")->check(CLI::PositiveNumber);
   sub->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   sub->callback([args, &context] { run_traffic(*args, context); });
 }

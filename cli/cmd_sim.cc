@@ -58,10 +58,8 @@ OutputPlan plan_output(std::string out) {
   plan.bundle_name = base;
   if (is_tar_gz_path(out)) {
     plan.archive = true;
-    const std::string stem = base.substr(0, base.size() - (base.size() > 7 &&
-                                                                   base.ends_with(".tar.gz")
-                                                               ? 7
-                                                               : 4));
+    const std::string stem =
+        base.substr(0, base.size() - (base.size() > 7 && base.ends_with(".tar.gz") ? 7 : 4));
     plan.prefix = stem + "/";
     plan.expected_file = stem + ".expected.json";
   } else {
@@ -111,8 +109,8 @@ void run_sim(const SimOptions& options, Context& context) {
     return;
   }
   const OutputPlan plan = plan_output(options.out);
-  auto writer = plan.archive ? open_tar_gz_writer(plan.bundle_path, 0, 6)
-                             : open_dir_writer(plan.bundle_path);
+  auto writer =
+      plan.archive ? open_tar_gz_writer(plan.bundle_path, 0, 6) : open_dir_writer(plan.bundle_path);
   if (!writer.ok()) {
     fail(context, ExitCode::Failure, writer.error().describe());
     return;

@@ -12,8 +12,8 @@
 #include "base/clock.h"
 #include "base/sample_source.h"
 #include "base/strings.h"
-#include "model/loader.h"
 #include "kb/store/change_verdict.h"
+#include "model/loader.h"
 
 namespace netdoctor::cli {
 namespace {
@@ -64,7 +64,9 @@ std::optional<store::DiagnosisRecord> diagnosis_before(
 
 }  // namespace
 
-double now_unix() { return SystemClock().now_unix(); }
+double now_unix() {
+  return SystemClock().now_unix();
+}
 
 Result<std::string> resolve_db_path(const DbPathSources& sources) {
   if (!sources.flag.empty()) {
@@ -98,8 +100,7 @@ Result<store::Database> open_store(const std::string& flag) {
     if (!parent.empty() && !std::filesystem::exists(parent, ec)) {
       std::filesystem::create_directories(parent, ec);
       if (ec) {
-        return make_error(ErrorCode::Io,
-                          "cannot create the database directory: " + ec.message(),
+        return make_error(ErrorCode::Io, "cannot create the database directory: " + ec.message(),
                           parent.string());
       }
     }
@@ -298,9 +299,9 @@ Result<std::vector<CapturePair>> parse_pairs(const std::string& text) {
       continue;
     }
     if (fields.size() < 2 || fields.size() > 3) {
-      return make_error(ErrorCode::InvalidArgument,
-                        fmt::format("line {}: expected 'client server [device]', got '{}'", number,
-                                    trim(line)));
+      return make_error(
+          ErrorCode::InvalidArgument,
+          fmt::format("line {}: expected 'client server [device]', got '{}'", number, trim(line)));
     }
     pairs.push_back({std::string(fields[0]), std::string(fields[1]),
                      fields.size() == 3 ? std::string(fields[2]) : std::string()});
@@ -372,8 +373,8 @@ std::vector<store::PerfRun> capture_baselines(CommandRunner& runner, Clock& cloc
                  << (server_why.empty() ? "" : "; server " + server_why) << "\n";
         continue;
       }
-      PerftestFile file{pair.client, pair.server, mangle_command(client_args), true,
-                        client->out, "live: " + join(client_args, " ")};
+      PerftestFile file{pair.client, pair.server, mangle_command(client_args),
+                        true,        client->out, "live: " + join(client_args, " ")};
       std::vector<model::Problem> problems;
       model::PerftestResult result = model::load_perftest(file, problems);
       result.device = result.device.empty() ? device : result.device;

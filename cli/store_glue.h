@@ -49,8 +49,7 @@ kb::store::DiagnosisRecord to_record(const engine::Diagnosis& diagnosis, std::st
 
 // Records `diagnosis` in `incident`, or in a new incident when none is given. Returns the
 // incident id. NotFound for an unknown incident.
-Result<std::int64_t> record_diagnosis(kb::store::Database& db,
-                                      std::optional<std::int64_t> incident,
+Result<std::int64_t> record_diagnosis(kb::store::Database& db, std::optional<std::int64_t> incident,
                                       const engine::Diagnosis& diagnosis, std::string scope,
                                       std::string json_text);
 
@@ -60,7 +59,7 @@ struct VerifyOutcome {
   std::vector<kb::store::Figure> figures;
   std::string cause_id;  // the incident's top cause before the change
   bool symptom_gone = false;
-  bool confirmed = false;  // the cause was marked confirmed by this change
+  bool confirmed = false;         // the cause was marked confirmed by this change
   std::int64_t diagnosis_id = 0;  // the stored re-run
 };
 
@@ -97,7 +96,7 @@ Result<std::vector<CapturePair>> parse_pairs(const std::string& text);
 struct CaptureOptions {
   std::string device;  // for pairs that name none
   std::chrono::milliseconds timeout{60'000};
-  std::chrono::milliseconds server_head_start{1'000};  // lets the server listen first
+  std::chrono::milliseconds server_head_start{1'000};                // lets the server listen first
   std::vector<std::string> remote = {"ssh", "-o", "BatchMode=yes"};  // + host; none for localhost
   std::vector<std::string> tests = {"ib_write_bw", "ib_read_lat"};
 };

@@ -4,10 +4,13 @@
 function(netdoctor_embed target name)
   set(out_cc "${PROJECT_BINARY_DIR}/generated/embedded_${name}.cc")
   set(script "${PROJECT_SOURCE_DIR}/cmake/embed_files.cmake")
+  # ';' would split the command in the shell: pass the list with '|' instead.
+  string(REPLACE ";" "|" files_arg "${ARGN}")
   add_custom_command(OUTPUT ${out_cc}
     COMMAND ${CMAKE_COMMAND} -DOUT=${out_cc} -DNAME=${name} -DROOT=${PROJECT_SOURCE_DIR}
-            "-DFILES=${ARGN}" -P ${script}
+            "-DFILES=${files_arg}" -P ${script}
     DEPENDS ${ARGN} ${script}
-    COMMENT "Embedding ${name} data")
+    COMMENT "Embedding ${name} data"
+    VERBATIM)
   target_sources(${target} PRIVATE ${out_cc})
 endfunction()

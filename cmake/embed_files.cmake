@@ -3,6 +3,7 @@
 set(body "#include <string_view>\n#include <utility>\n#include <vector>\nnamespace netdoctor::embedded {\n")
 string(APPEND body "std::vector<std::pair<std::string_view, std::string_view>> ${NAME}();\n")
 string(APPEND body "std::vector<std::pair<std::string_view, std::string_view>> ${NAME}() {\n  return {\n")
+string(REPLACE "|" ";" FILES "${FILES}")
 foreach(f ${FILES})
   file(READ ${f} content)
   file(RELATIVE_PATH rel ${ROOT} ${f})

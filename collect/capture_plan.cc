@@ -21,8 +21,8 @@ std::vector<DirEntry> list_or_note(const SampleSource& host, const std::string& 
     return std::move(entries).value();
   }
   if (entries.error().code != ErrorCode::NotFound) {
-    plan.notes.push_back(fmt::format("cannot list {}: {}", host.display_path(path),
-                                     entries.error().message));
+    plan.notes.push_back(
+        fmt::format("cannot list {}: {}", host.display_path(path), entries.error().message));
   }
   return {};
 }

@@ -140,44 +140,59 @@ std::vector<std::string> launcher_argv(const FanoutOptions& options, const std::
   return argv;
 }
 
-HostOutcome merge_launcher_output(const std::string& host, const Result<CommandOutput>& run,
-                                  TreeWriter& out) {
-  HostOutcome outcome;
-  outcome.host = host;
+namespace {
+
+// The capture a launcher run brought back, or why there is none (in `outcome.error`). Kept
+// apart from the merge so that decoding runs outside the writer's lock.
+std::unique_ptr<FileTree> open_capture(const Result<CommandOutput>& run, HostOutcome& outcome) {
   if (!run.ok()) {
-    outcome.error = run.error().code == ErrorCode::Timeout
-                        ? "timed out: " + run.error().message
-                        : run.error().describe();
-    return outcome;
+    outcome.error = run.error().code == ErrorCode::Timeout ? "timed out: " + run.error().message
+                                                           : run.error().describe();
+    return nullptr;
   }
   outcome.seconds = run->duration_s;
   if (run->exit_code != 0) {
     outcome.error = failure_text(*run);
-    return outcome;
+    return nullptr;
   }
   if (run->truncated) {
     outcome.error = "capture larger than the output limit";
-    return outcome;
+    return nullptr;
   }
   auto archive = decode_base64(run->out);
   if (!archive.ok() || archive->empty()) {
     const std::string detail = last_line(run->err);
     outcome.error = fmt::format("no capture came back (output is not a base64 archive){}",
                                 detail.empty() ? "" : ": " + detail);
-    return outcome;
+    return nullptr;
   }
-  auto tree = open_tar_tree_from_memory(*archive, host + " capture");
+  auto tree = open_tar_tree_from_memory(*archive, outcome.host + " capture");
   if (!tree.ok()) {
-    outcome.error = "capture is not a readable archive: " + tree.error().message;
-    return outcome;
+    outcome.error = "no capture came back (output is not an archive): " + tree.error().message;
+    return nullptr;
   }
-  auto merged = merge_host_capture(**tree, host, out);
+  return std::move(tree).value();
+}
+
+void merge_capture(const FileTree& capture, TreeWriter& out, HostOutcome& outcome) {
+  auto merged = merge_host_capture(capture, outcome.host, out);
   if (!merged.ok()) {
     outcome.error = merged.error().describe();
-    return outcome;
+    return;
   }
   outcome.files = *merged;
   outcome.ok = true;
+}
+
+}  // namespace
+
+HostOutcome merge_launcher_output(const std::string& host, const Result<CommandOutput>& run,
+                                  TreeWriter& out) {
+  HostOutcome outcome;
+  outcome.host = host;
+  if (auto capture = open_capture(run, outcome)) {
+    merge_capture(*capture, out, outcome);
+  }
   return outcome;
 }
 
@@ -194,9 +209,15 @@ std::vector<HostOutcome> fan_out(const std::vector<std::string>& hosts,
   auto worker = [&] {
     for (std::size_t i = next++; i < hosts.size(); i = next++) {
       const std::string& host = hosts[i];
-      auto run = runner.run(launcher_argv(options, host), command_options);
+      HostOutcome outcome;
+      outcome.host = host;
+      const auto capture =
+          open_capture(runner.run(launcher_argv(options, host), command_options), outcome);
       std::lock_guard<std::mutex> guard(lock);
-      outcomes[i] = merge_launcher_output(host, run, out);
+      if (capture) {
+        merge_capture(*capture, out, outcome);
+      }
+      outcomes[i] = std::move(outcome);
       ++done;
       if (progress) {
         progress(outcomes[i], done, hosts.size());

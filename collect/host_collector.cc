@@ -66,8 +66,8 @@ Result<SampleCounts> capture_sample(const SampleSource& host, const CapturePlan&
       ++counts.files;
     } else if (content.error().code != ErrorCode::NotFound) {
       // e.g. speed of a link that is down reads as EINVAL: worth knowing, not fatal.
-      notes.add(fmt::format("cannot read {}: {}", host.display_path(path),
-                            content.error().message));
+      notes.add(
+          fmt::format("cannot read {}: {}", host.display_path(path), content.error().message));
     }
   }
   for (const auto& command : plan.commands) {
@@ -204,10 +204,8 @@ Result<CollectReport> collect_host(const CollectOptions& options, const SampleFa
 }
 
 Status write_manifest(TreeWriter& out, double created_at, const std::string& notes) {
-  const nlohmann::json manifest = {{"format", "netdoctor-bundle"},
-                                   {"version", 1},
-                                   {"created_at", created_at},
-                                   {"notes", notes}};
+  const nlohmann::json manifest = {
+      {"format", "netdoctor-bundle"}, {"version", 1}, {"created_at", created_at}, {"notes", notes}};
   return out.write_file("bundle.json", manifest.dump(2) + "\n");
 }
 

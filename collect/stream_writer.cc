@@ -36,8 +36,11 @@ bool relative_file_path(std::string_view path) {
 class TarGzStreamWriter final : public TreeWriter {
  public:
   TarGzStreamWriter(ByteSink sink, std::string name, long long mtime)
-      : m_sink(std::move(sink)), m_name(std::move(name)), m_mtime(mtime),
-        m_archive(archive_write_new()), m_entry(archive_entry_new()) {}
+      : m_sink(std::move(sink)),
+        m_name(std::move(name)),
+        m_mtime(mtime),
+        m_archive(archive_write_new()),
+        m_entry(archive_entry_new()) {}
 
   ~TarGzStreamWriter() override {
     if (!m_finished) {

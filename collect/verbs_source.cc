@@ -18,9 +18,9 @@ std::string sysfs_port_state(int state) {
 }
 
 std::string sysfs_phys_state(int phys_state) {
-  static const char* const k_names[] = {"<unknown>", "Sleep",          "Polling",
-                                        "Disabled",  "PortConfigurationTraining", "LinkUp",
-                                        "LinkErrorRecovery", "Phy Test"};
+  static const char* const k_names[] = {
+      "<unknown>",         "Sleep",   "Polling", "Disabled", "PortConfigurationTraining", "LinkUp",
+      "LinkErrorRecovery", "Phy Test"};
   if (phys_state < 0 || phys_state > 7) {
     return fmt::format("{}: <unknown>", phys_state);
   }
@@ -79,9 +79,13 @@ class IbverbsSource final : public VerbsSource {
 
 }  // namespace
 
-std::unique_ptr<VerbsSource> make_ibverbs_source() { return std::make_unique<IbverbsSource>(); }
+std::unique_ptr<VerbsSource> make_ibverbs_source() {
+  return std::make_unique<IbverbsSource>();
+}
 #else
-std::unique_ptr<VerbsSource> make_ibverbs_source() { return nullptr; }
+std::unique_ptr<VerbsSource> make_ibverbs_source() {
+  return nullptr;
+}
 #endif
 
 }  // namespace netdoctor::collect

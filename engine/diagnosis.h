@@ -32,7 +32,7 @@ struct NextChange {
 };
 
 struct RankedCause {
-  std::string id;     // spec cause id
+  std::string id;  // spec cause id
   std::string title;
   double confidence = 0.0;            // 0..1
   std::vector<std::string> entities;  // most specific first
@@ -59,9 +59,9 @@ struct ScoreMove {  // for --explain: every movement of a cause's score
 struct Diagnosis {
   std::string symptom;
   Verdict verdict = Verdict::Inconclusive;
-  std::vector<RankedCause> causes;    // highest confidence first; empty when healthy
-  std::vector<ProbeRun> probes;       // in run order
-  std::vector<std::string> ruled_out;  // what was checked and looked normal
+  std::vector<RankedCause> causes;         // highest confidence first; empty when healthy
+  std::vector<ProbeRun> probes;            // in run order
+  std::vector<std::string> ruled_out;      // what was checked and looked normal
   std::vector<std::string> data_problems;  // files that could not be read, and why
   std::vector<ScoreMove> explain;
 };

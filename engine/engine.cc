@@ -54,8 +54,8 @@ void record_moves(const std::vector<CauseScore>& scores, const std::string& prob
                             summary)
               : fmt::format("clearing: strength {} x weight {:g} ({}): {}", contribution.strength,
                             contribution.rule->weight, contribution.rule->note, summary);
-      explain.push_back({score.cause->id, probe_id, contribution.rule->signal,
-                         contribution.delta, std::move(why)});
+      explain.push_back({score.cause->id, probe_id, contribution.rule->signal, contribution.delta,
+                         std::move(why)});
     }
   }
 }
@@ -117,8 +117,8 @@ Diagnosis diagnose(const model::Fabric& fabric, const kb::Catalog& catalog,
     PlannedProbe& entry = plan[*step.run];
     entry.done = true;
     probes::ProbeResult result = run_probe(*entry.probe, context);
-    diagnosis.probes.push_back({entry.probe->id(), probes::to_string(result.status),
-                                result.reason, result.duration_ms});
+    diagnosis.probes.push_back(
+        {entry.probe->id(), probes::to_string(result.status), result.reason, result.duration_ms});
     if (result.status == probes::ProbeStatus::Ran) {
       ++ran;
       if (!result.reason.empty()) {
@@ -149,7 +149,8 @@ Diagnosis diagnose(const model::Fabric& fabric, const kb::Catalog& catalog,
       diagnosis.ruled_out.push_back(fmt::format("{}: ruled out ({})", score.cause->id, clearing));
     }
   }
-  ReportedCauses reported = report_causes(scores, book, fabric, options.probe_options.roce_priority);
+  ReportedCauses reported =
+      report_causes(scores, book, fabric, options.probe_options.roce_priority);
   for (auto& note : reported.explained_away) {
     diagnosis.ruled_out.push_back(std::move(note));
   }

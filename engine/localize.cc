@@ -6,6 +6,15 @@
 
 namespace netdoctor::engine {
 
+namespace {
+constexpr double k_blame_tolerance = 1e-9;
+}  // namespace
+
+std::string entity_kind(const std::string& entity) {
+  auto colon = entity.find(':');
+  return colon == std::string::npos ? std::string() : entity.substr(0, colon);
+}
+
 int specificity_rank(const std::string& entity) {
   if (starts_with(entity, "nic:") || starts_with(entity, "netdev:") ||
       starts_with(entity, "port:") || starts_with(entity, "link:")) {
@@ -28,25 +37,33 @@ std::vector<NamedEntity> rank_entities(const CauseScore& score, const EvidenceBo
     }
     for (const ObservedFinding* observed :
          book.matching(contribution.rule->probe, contribution.rule->signal)) {
+      const auto& entities = observed->finding.entities;
       double weight = contribution.rule->weight * clamp_strength(observed->finding.strength);
-      for (const auto& entity : observed->finding.entities) {
+      for (const auto& entity : entities) {
+        // A finding naming sixteen NICs and one switch blames each NIC a sixteenth and the
+        // switch fully: the entity the evidence has in common is the likelier culprit.
+        auto same_kind = static_cast<double>(
+            std::count_if(entities.begin(), entities.end(), [&entity](const std::string& other) {
+              return entity_kind(other) == entity_kind(entity);
+            }));
+        double share = weight / same_kind;
         auto it = std::find_if(named.begin(), named.end(),
                                [&entity](const NamedEntity& e) { return e.name == entity; });
         if (it == named.end()) {
-          named.push_back({entity, weight});
+          named.push_back({entity, share});
         } else {
-          it->weight += weight;
+          it->weight += share;
         }
       }
     }
   }
+  // Most blamed first; among equally blamed, the most specific (nic/netdev/port/link, then
+  // host, then switch).
   std::stable_sort(named.begin(), named.end(), [](const NamedEntity& a, const NamedEntity& b) {
-    int rank_a = specificity_rank(a.name);
-    int rank_b = specificity_rank(b.name);
-    if (rank_a != rank_b) {
-      return rank_a < rank_b;
+    if (a.weight > b.weight + k_blame_tolerance || b.weight > a.weight + k_blame_tolerance) {
+      return a.weight > b.weight;
     }
-    return a.weight > b.weight;
+    return specificity_rank(a.name) < specificity_rank(b.name);
   });
   return named;
 }

@@ -1,6 +1,8 @@
 // Localization: a cause's culprits are the entities of the findings that supported it
-// through localizing signals (victims and side effects do not count), most specific first
-// (nic/netdev/port/link before host before switch), then by how much evidence names them.
+// through localizing signals (victims and side effects do not count). Each finding's blame
+// is shared among the entities of one kind it names (one switch named next to sixteen NICs
+// carries the whole blame; each NIC a sixteenth). Most blamed first; among equals, the most
+// specific first (nic/netdev/port/link before host before switch).
 #pragma once
 
 #include <cstddef>
@@ -16,6 +18,7 @@ inline constexpr std::size_t k_max_entities = 6;
 
 // 0 nic, netdev, port, link; 1 host; 2 switch; 3 anything else.
 int specificity_rank(const std::string& entity);
+std::string entity_kind(const std::string& entity);  // "nic", "port", ...
 
 struct NamedEntity {
   std::string name;

@@ -24,7 +24,9 @@ std::string kind_of(const std::string& entity) {
   return colon == std::string::npos ? "" : entity.substr(0, colon);
 }
 
-std::string format_number(double value) { return fmt::format("{:g}", value); }
+std::string format_number(double value) {
+  return fmt::format("{:g}", value);
+}
 
 const model::Nic* find_nic(const model::Fabric& fabric, const std::string& host,
                            const std::string& device, const std::string& netdev) {
@@ -52,8 +54,8 @@ void fill_from_entity(Placeholders& values, const std::string& entity,
   auto [first, second] = split_entity(entity);
   if (kind == "nic" || kind == "netdev") {
     set_if_empty(values, "host", first);
-    const model::Nic* nic = kind == "nic" ? find_nic(fabric, first, second, "")
-                                          : find_nic(fabric, first, "", second);
+    const model::Nic* nic =
+        kind == "nic" ? find_nic(fabric, first, second, "") : find_nic(fabric, first, "", second);
     if (kind == "nic") {
       set_if_empty(values, "device", second);
       set_if_empty(values, "nic", entity);

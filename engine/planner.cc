@@ -85,12 +85,13 @@ std::vector<PlannedProbe> make_plan(const kb::Playbook& playbook,
       sanity.push_back(probe);
     }
   }
-  std::stable_sort(sanity.begin(), sanity.end(), [](const probes::Probe* a, const probes::Probe* b) {
-    return static_cast<int>(a->cost()) < static_cast<int>(b->cost());
-  });
+  std::stable_sort(sanity.begin(), sanity.end(),
+                   [](const probes::Probe* a, const probes::Probe* b) {
+                     return static_cast<int>(a->cost()) < static_cast<int>(b->cost());
+                   });
   for (const probes::Probe* probe : sanity) {
-    plan.push_back({probe, "sanity sweep: outside this symptom's playbook", false, plan.size(),
-                    false});
+    plan.push_back(
+        {probe, "sanity sweep: outside this symptom's playbook", false, plan.size(), false});
   }
   return plan;
 }
@@ -146,8 +147,8 @@ NextStep choose_next(const std::vector<PlannedProbe>& plan, const std::vector<Ca
       continue;
     }
     // The expert's order still counts: later steps are discounted a little.
-    double merit = value / cost_units(entry.probe->cost()) /
-                   (1.0 + 0.1 * static_cast<double>(entry.position));
+    double merit =
+        value / cost_units(entry.probe->cost()) / (1.0 + 0.1 * static_cast<double>(entry.position));
     if (!next.run || merit > best_merit) {
       next.run = i;
       best_merit = merit;

@@ -18,9 +18,9 @@ namespace netdoctor::engine {
 
 struct PlannedProbe {
   const probes::Probe* probe = nullptr;
-  std::string why;             // the playbook step's reason, or the sanity sweep's
+  std::string why;  // the playbook step's reason, or the sanity sweep's
   bool from_playbook = false;
-  std::size_t position = 0;    // playbook order; sanity probes after the playbook's
+  std::size_t position = 0;  // playbook order; sanity probes after the playbook's
   bool done = false;
 };
 

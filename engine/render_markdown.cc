@@ -40,8 +40,8 @@ void append_cause(std::string& out, const RankedCause& cause, const RenderOption
   if (cause.next_change) {
     const NextChange& change = *cause.next_change;
     out += fmt::format("\n**Next change** ({}: {} -> {}): {}\n\n**Verify:** {}\n\n",
-                       cell(change.variable), cell(change.from), cell(change.to),
-                       change.action, change.verify);
+                       cell(change.variable), cell(change.from), cell(change.to), change.action,
+                       change.verify);
     out += "```sh\n" + change_record_command(change, options.incident) + "\n```\n";
   }
   if (!cause.remediation.empty()) {
@@ -68,8 +68,8 @@ std::string render_markdown(const Diagnosis& diagnosis, const RenderOptions& opt
   }
   out += "\n## Probes\n\n| probe | status | duration | reason |\n|---|---|---|---|\n";
   for (const auto& probe : diagnosis.probes) {
-    out += fmt::format("| {} | {} | {:.1f} ms | {} |\n", probe.id, probe.status,
-                       probe.duration_ms, cell(probe.reason));
+    out += fmt::format("| {} | {} | {:.1f} ms | {} |\n", probe.id, probe.status, probe.duration_ms,
+                       cell(probe.reason));
   }
   if (!diagnosis.data_problems.empty()) {
     out += "\n## Data problems\n\n";
@@ -78,7 +78,8 @@ std::string render_markdown(const Diagnosis& diagnosis, const RenderOptions& opt
     }
   }
   if (options.explain) {
-    out += "\n## Score movements\n\n| cause | probe | signal | delta | why |\n|---|---|---|---|---|\n";
+    out +=
+        "\n## Score movements\n\n| cause | probe | signal | delta | why |\n|---|---|---|---|---|\n";
     for (const auto& move : diagnosis.explain) {
       out += fmt::format("| {} | {} | {} | {:+.2f} | {} |\n", move.cause, move.probe, move.signal,
                          move.delta, cell(move.why));

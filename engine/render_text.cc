@@ -12,8 +12,8 @@ void append_cause(std::string& out, const RankedCause& cause, const RenderOption
                   bool first) {
   if (!first) {
     out += fmt::format("\nALSO: {} at {} - {} (confidence {:.2f})\n", cause.id,
-                       cause.entities.empty() ? "fabric-wide" : cause.entities.front(),
-                       cause.title, cause.confidence);
+                       cause.entities.empty() ? "fabric-wide" : cause.entities.front(), cause.title,
+                       cause.confidence);
   }
   if (cause.entities.size() > 1) {
     out += "  Culprits: ";
@@ -28,9 +28,9 @@ void append_cause(std::string& out, const RankedCause& cause, const RenderOption
   }
   if (cause.next_change) {
     const NextChange& change = *cause.next_change;
-    out += fmt::format("  Next change (one variable): {} on {}: {} -> {}\n", change.variable,
-                       change.entity.empty() ? "the fabric" : change.entity, change.from,
-                       change.to);
+    out +=
+        fmt::format("  Next change (one variable): {} on {}: {} -> {}\n", change.variable,
+                    change.entity.empty() ? "the fabric" : change.entity, change.from, change.to);
     out += "    do:     " + change.action + "\n";
     out += "    verify: " + change.verify + "\n";
     out += "    record: " + change_record_command(change, options.incident) + "\n";
@@ -62,8 +62,8 @@ std::string render_text(const Diagnosis& diagnosis, const RenderOptions& options
   }
   out += "\nProbes (run order):\n";
   for (const auto& probe : diagnosis.probes) {
-    out += fmt::format("  {:<18} {:<8} {:>8.1f} ms{}\n", probe.id, probe.status,
-                       probe.duration_ms, probe.reason.empty() ? "" : "  " + probe.reason);
+    out += fmt::format("  {:<18} {:<8} {:>8.1f} ms{}\n", probe.id, probe.status, probe.duration_ms,
+                       probe.reason.empty() ? "" : "  " + probe.reason);
   }
   if (!diagnosis.data_problems.empty()) {
     out += fmt::format("\nData problems ({}; the run went on without them):\n",

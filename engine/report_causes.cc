@@ -48,8 +48,9 @@ std::vector<EvidenceItem> evidence_for(const CauseScore& score, const EvidenceBo
       ordered.push_back(&contribution);
     }
   }
-  std::stable_sort(ordered.begin(), ordered.end(),
-                   [](const Contribution* a, const Contribution* b) { return a->delta > b->delta; });
+  std::stable_sort(
+      ordered.begin(), ordered.end(),
+      [](const Contribution* a, const Contribution* b) { return a->delta > b->delta; });
   for (const Contribution* contribution : ordered) {
     auto findings = book.matching(contribution->rule->probe, contribution->rule->signal);
     for (std::size_t i = 0; i < findings.size() && i < k_max_findings_per_signal; ++i) {
@@ -69,8 +70,9 @@ std::vector<EvidenceItem> evidence_for(const CauseScore& score, const EvidenceBo
       EvidenceItem more;
       more.probe = contribution->rule->probe;
       more.signal = contribution->rule->signal;
-      more.summary = fmt::format("... and {} more {} findings", findings.size() -
-                                 k_max_findings_per_signal, contribution->rule->signal);
+      more.summary =
+          fmt::format("... and {} more {} findings", findings.size() - k_max_findings_per_signal,
+                      contribution->rule->signal);
       items.push_back(std::move(more));
     }
   }
@@ -90,9 +92,8 @@ ReportedCauses report_causes(const std::vector<CauseScore>& scores, const Eviden
     }
     double own = own_support(score, reported) - score.against;
     if (!reported.empty() && own < k_report_score) {
-      out.explained_away.push_back(
-          fmt::format("{}: its evidence is explained by {}", score.cause->id,
-                      reported.front()->cause->id));
+      out.explained_away.push_back(fmt::format("{}: its evidence is explained by {}",
+                                               score.cause->id, reported.front()->cause->id));
       continue;
     }
     reported.push_back(&score);
@@ -130,10 +131,9 @@ ReportedCauses report_causes(const std::vector<CauseScore>& scores, const Eviden
   if (!reported.empty()) {
     out.top_score = reported.front()->score();
   }
-  std::stable_sort(out.causes.begin(), out.causes.end(),
-                   [](const RankedCause& a, const RankedCause& b) {
-                     return a.confidence > b.confidence;
-                   });
+  std::stable_sort(
+      out.causes.begin(), out.causes.end(),
+      [](const RankedCause& a, const RankedCause& b) { return a.confidence > b.confidence; });
   return out;
 }
 

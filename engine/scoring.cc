@@ -14,8 +14,7 @@ constexpr double k_ruled_out_against = 2.5;
 constexpr double k_confidence_scale = 2.0;  // score 2 -> 0.63, 4 -> 0.86, 6 -> 0.95
 }  // namespace
 
-std::map<std::string, double> priors_for(const kb::Catalog& catalog,
-                                         const kb::Playbook& playbook) {
+std::map<std::string, double> priors_for(const kb::Catalog& catalog, const kb::Playbook& playbook) {
   std::map<std::string, double> priors;
   for (const auto& cause : catalog.causes()) {
     priors[cause.id] = k_sanity_prior;
@@ -54,9 +53,8 @@ std::vector<CauseScore> score_causes(const EvidenceBook& book, const kb::Catalog
     }
     scores.push_back(std::move(score));
   }
-  std::stable_sort(scores.begin(), scores.end(), [](const CauseScore& a, const CauseScore& b) {
-    return a.score() > b.score();
-  });
+  std::stable_sort(scores.begin(), scores.end(),
+                   [](const CauseScore& a, const CauseScore& b) { return a.score() > b.score(); });
   return scores;
 }
 

@@ -11,8 +11,7 @@ Verdict decide_verdict(const VerdictInputs& inputs) {
   }
   // "Nothing found" only counts when we looked: clearing signals seen, and most probes had
   // their data.
-  const bool enough_data =
-      inputs.probes_ran > 0 && inputs.probes_without_data <= inputs.probes_ran;
+  const bool enough_data = inputs.probes_ran > 0 && inputs.probes_without_data <= inputs.probes_ran;
   if (inputs.clearing_seen && enough_data) {
     return Verdict::Healthy;
   }

@@ -13,11 +13,11 @@ inline constexpr double k_found_score = 2.5;   // e.g. a weight-5 signal at stre
 inline constexpr double k_report_score = 1.0;  // below this a cause is noise, not reported
 
 struct VerdictInputs {
-  double top_score = 0.0;        // the leading reported cause's score, 0 when none
+  double top_score = 0.0;  // the leading reported cause's score, 0 when none
   bool any_reported = false;
   std::size_t probes_ran = 0;
   std::size_t probes_without_data = 0;  // skipped by the probe itself, or failed
-  bool clearing_seen = false;            // at least one clearing finding
+  bool clearing_seen = false;           // at least one clearing finding
 };
 
 Verdict decide_verdict(const VerdictInputs& inputs);

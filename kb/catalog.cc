@@ -62,8 +62,8 @@ Result<SignalWeight> parse_weight(const toml::table& entry, const std::string& f
 }
 
 Result<std::vector<SignalWeight>> parse_weights(const toml::table& root, std::string_view key,
-                                                const std::string& file,
-                                                const KnownProbes& probes, bool supporting) {
+                                                const std::string& file, const KnownProbes& probes,
+                                                bool supporting) {
   ND_TRY_ASSIGN(auto entries, table_array(root, key, file));
   std::vector<SignalWeight> out;
   for (const toml::table* entry : entries) {
@@ -119,9 +119,9 @@ Result<Cause> parse_cause(std::string_view text, const std::string& file,
   }
   ND_TRY_ASSIGN(cause.severity, require_string(root, "severity", file));
   if (!one_of(k_severities, cause.severity)) {
-    return toml_error(file, root.get("severity")->source(),
-                      fmt::format("unknown severity '{}' (monitor, degrade, isolate)",
-                                  cause.severity));
+    return toml_error(
+        file, root.get("severity")->source(),
+        fmt::format("unknown severity '{}' (monitor, degrade, isolate)", cause.severity));
   }
   ND_TRY_ASSIGN(cause.supports, parse_weights(root, "supports", file, probes, true));
   if (cause.supports.empty()) {

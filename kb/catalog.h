@@ -18,8 +18,8 @@ namespace netdoctor::kb {
 struct SignalWeight {
   std::string probe;
   std::string signal;
-  double weight = 0.0;   // > 0; multiplied by the finding's strength (0..1)
-  std::string note;      // why this signal bears on the cause
+  double weight = 0.0;    // > 0; multiplied by the finding's strength (0..1)
+  std::string note;       // why this signal bears on the cause
   bool localizes = true;  // its entities name the culprit (false for victims / side effects)
   int line = 0;
 };

@@ -19,10 +19,10 @@ bool probe_has_signal(const ProbeInfo& probe, const std::string& signal) {
 
 const std::vector<std::string>& spec_cause_ids() {
   static const std::vector<std::string> k_ids = {
-      "pfc-storm",         "ecmp-imbalance",      "oversubscription",    "mtu-mismatch",
-      "firmware-mismatch", "link-errors",         "link-degraded",       "buffer-exhaustion",
-      "ecn-misconfig",     "lossy-roce",          "traffic-isolation",   "clock-skew",
-      "addressing-conflict", "small-messages",    "baseline-regression"};
+      "pfc-storm",           "ecmp-imbalance", "oversubscription",   "mtu-mismatch",
+      "firmware-mismatch",   "link-errors",    "link-degraded",      "buffer-exhaustion",
+      "ecn-misconfig",       "lossy-roce",     "traffic-isolation",  "clock-skew",
+      "addressing-conflict", "small-messages", "baseline-regression"};
   return k_ids;
 }
 

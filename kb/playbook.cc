@@ -108,10 +108,10 @@ Result<PlaybookSet> PlaybookSet::load(const std::vector<DataFile>& files, const 
   if (require_all) {
     for (const auto& symptom : spec_symptoms()) {
       if (set.find(symptom) == nullptr) {
-        return make_error(ErrorCode::NotFound,
-                          fmt::format("no playbook for symptom '{}' (playbooks/{}.toml)",
-                                      symptom, symptom),
-                          "playbooks");
+        return make_error(
+            ErrorCode::NotFound,
+            fmt::format("no playbook for symptom '{}' (playbooks/{}.toml)", symptom, symptom),
+            "playbooks");
       }
     }
   }

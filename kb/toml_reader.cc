@@ -20,7 +20,9 @@ Error toml_error(const std::string& file, const toml::source_region& where, std:
                     fmt::format("{}:{}", file, where.begin.line));
 }
 
-int line_of(const toml::node& node) { return static_cast<int>(node.source().begin.line); }
+int line_of(const toml::node& node) {
+  return static_cast<int>(node.source().begin.line);
+}
 
 namespace {
 
@@ -40,8 +42,7 @@ Status check_keys(const toml::table& table, std::initializer_list<std::string_vi
                   const std::string& file, std::string_view what) {
   for (const auto& [key, value] : table) {
     if (std::find(allowed.begin(), allowed.end(), key.str()) == allowed.end()) {
-      return toml_error(file, key.source(),
-                        fmt::format("unknown key '{}' in {}", key.str(), what));
+      return toml_error(file, key.source(), fmt::format("unknown key '{}' in {}", key.str(), what));
     }
   }
   return {};

@@ -16,8 +16,8 @@ namespace {
 
 constexpr std::string_view k_any_vendor = "any";
 constexpr std::string_view k_table_file = "model/counters.tsv";
-const std::set<std::string, std::less<>> k_units = {"count",  "packets", "frames", "bytes", "bits",
-                                                    "us",     "ticks",   "blocks", "events"};
+const std::set<std::string, std::less<>> k_units = {"count", "packets", "frames", "bytes", "bits",
+                                                    "us",    "ticks",   "blocks", "events"};
 
 // A placeholder and how many values it expands to.
 struct Placeholder {
@@ -145,9 +145,9 @@ Result<CounterTable> CounterTable::parse(std::string_view text, std::string_view
       }
     }
     if (placeholders > 1 || count_of(counter, "{") != placeholders) {
-      return row_error(file_name, line_number,
-                       fmt::format("counter '{}': use at most one placeholder, {{p}} or {{q}}",
-                                   counter));
+      return row_error(
+          file_name, line_number,
+          fmt::format("counter '{}': use at most one placeholder, {{p}} or {{q}}", counter));
     }
     if (placeholder != nullptr) {
       if (!ends_with(metric, placeholder->metric_tail)) {

@@ -102,9 +102,14 @@ std::optional<std::int64_t> read_integer(SourceLog& log, const SampleSource& sam
   return value;
 }
 
+// "28.39.1002 (MT_0000000838)" -> "28.39.1002"; bnxt "220.0.57.0/pkg 22.00.07.60" -> "220.0.57.0".
 std::string first_token(std::string_view text) {
   auto fields = split_ws(text);
-  return fields.empty() ? std::string() : std::string(fields.front());
+  if (fields.empty()) {
+    return {};
+  }
+  auto token = fields.front();
+  return std::string(token.substr(0, token.find('/')));
 }
 
 // "4: ACTIVE" (sysfs), "PORT_ACTIVE" (ibv_devinfo), "ACTIVE" (rdma link) -> "ACTIVE".
@@ -216,7 +221,32 @@ struct HostOutputs {  // host-wide command outputs of the latest sample
   std::optional<parsers::IbvDevinfo> ibv;
   std::optional<parsers::IpAddressList> ip;
   std::optional<parsers::LldpNeighbors> lldp;
+  std::optional<parsers::ChronyTracking> chrony;
 };
+
+HostOutputs read_host_outputs(SourceLog& log, const SampleSource& sample, SourceMap& sources) {
+  HostOutputs out;
+  out.rdma = parse_command<parsers::RdmaLinks>(log, sample, {"rdma", "link", "show"},
+                                               k_src_rdma_link, sources, parsers::parse_rdma_link);
+  out.ibv = parse_command<parsers::IbvDevinfo>(log, sample, {"ibv_devinfo", "-v"}, k_src_ibv,
+                                               sources, parsers::parse_ibv_devinfo);
+  if (!out.ibv && sources[k_src_ibv].availability == Availability::Absent) {
+    out.ibv = parse_command<parsers::IbvDevinfo>(log, sample, {"ibv_devinfo"}, k_src_ibv, sources,
+                                                 parsers::parse_ibv_devinfo);
+  }
+  out.ip = parse_command<parsers::IpAddressList>(log, sample, {"ip", "-d", "address"}, k_src_ip,
+                                                 sources, parsers::parse_ip_address);
+  if (!out.ip && sources[k_src_ip].availability == Availability::Absent) {
+    out.ip = parse_command<parsers::IpAddressList>(log, sample, {"ip", "address"}, k_src_ip,
+                                                   sources, parsers::parse_ip_address);
+  }
+  out.lldp = parse_command<parsers::LldpNeighbors>(
+      log, sample, {"lldpcli", "show", "neighbors", "-f", "json"}, k_src_lldp, sources,
+      parsers::parse_lldpcli_json);
+  out.chrony = parse_command<parsers::ChronyTracking>(
+      log, sample, {"chronyc", "tracking"}, k_src_chrony, sources, parsers::parse_chronyc_tracking);
+  return out;
+}
 
 const parsers::IbvDevice* find_ibv_device(const HostOutputs& out, std::string_view device) {
   if (!out.ibv) {
@@ -242,8 +272,7 @@ const parsers::IbvPort* find_ibv_port(const parsers::IbvDevice* device, int port
   return nullptr;
 }
 
-const parsers::RdmaLink* find_rdma_link(const HostOutputs& out, std::string_view device,
-                                        int port) {
+const parsers::RdmaLink* find_rdma_link(const HostOutputs& out, std::string_view device, int port) {
   if (!out.rdma) {
     return nullptr;
   }
@@ -419,13 +448,13 @@ void fill_netdev_config(SourceLog& log, const SampleSource& sample, const HostOu
     nic.mac = *mac;
   }
 
-  if (auto info = parse_command<parsers::EthtoolInfo>(
-          log, sample, {"ethtool", "-i", nic.netdev}, k_src_ethtool_info, nic.sources,
-          parsers::parse_ethtool_info)) {
+  if (auto info = parse_command<parsers::EthtoolInfo>(log, sample, {"ethtool", "-i", nic.netdev},
+                                                      k_src_ethtool_info, nic.sources,
+                                                      parsers::parse_ethtool_info)) {
     nic.driver = info->driver;
     nic.driver_version = info->version;
-    if (!info->firmware_version_number.empty()) {
-      nic.firmware = info->firmware_version_number;
+    if (auto firmware = first_token(info->firmware_version); !firmware.empty()) {
+      nic.firmware = firmware;
     }
     nic.bus_info = info->bus_info;
   }
@@ -444,9 +473,9 @@ void fill_netdev_config(SourceLog& log, const SampleSource& sample, const HostOu
   if (!nic.speed_gbps) {
     nic.speed_gbps = sysfs_speed;
   }
-  if (auto qos = parse_command<parsers::MlnxQos>(log, sample, {"mlnx_qos", "-i", nic.netdev},
-                                                 k_src_mlnx_qos, nic.sources,
-                                                 parsers::parse_mlnx_qos)) {
+  if (auto qos =
+          parse_command<parsers::MlnxQos>(log, sample, {"mlnx_qos", "-i", nic.netdev},
+                                          k_src_mlnx_qos, nic.sources, parsers::parse_mlnx_qos)) {
     nic.qos.trust = qos->trust_state;
     nic.qos.dcbx_mode = qos->dcbx_mode;
     for (std::uint32_t p = 0; p < 8; ++p) {
@@ -547,9 +576,8 @@ CounterSample read_nic_counters(SourceLog& log, const SampleSource& sample,
   out.captured_at = captured_at;
   if (!nic.netdev.empty()) {
     const std::vector<std::string> argv = {"ethtool", "-S", nic.netdev};
-    if (auto stats = parse_command<parsers::EthtoolStats>(log, sample, argv, k_src_ethtool_stats,
-                                                          nic.sources,
-                                                          parsers::parse_ethtool_stats)) {
+    if (auto stats = parse_command<parsers::EthtoolStats>(
+            log, sample, argv, k_src_ethtool_stats, nic.sources, parsers::parse_ethtool_stats)) {
       const auto& map = table.map_for(nic.vendor, CounterSource::Ethtool);
       for (const auto& stat : stats->stats) {
         if (const auto* mapping = map.find(stat.name)) {
@@ -641,36 +669,28 @@ Host load_host(const std::string& name, const std::vector<MachineSample>& sample
   const bool any_time =
       std::any_of(times.begin(), times.end(), [](const auto& t) { return t.has_value(); });
 
-  const SampleSource& latest = *samples.back().source;
+  // Configuration from the latest sample that shows any NIC (a latest sample that lost its
+  // sysfs copy must not make the host's NICs vanish).
   HostOutputs out;
-  out.rdma = parse_command<parsers::RdmaLinks>(log, latest, {"rdma", "link", "show"},
-                                               k_src_rdma_link, host.sources,
-                                               parsers::parse_rdma_link);
-  out.ibv = parse_command<parsers::IbvDevinfo>(log, latest, {"ibv_devinfo", "-v"}, k_src_ibv,
-                                               host.sources, parsers::parse_ibv_devinfo);
-  if (!out.ibv && host.sources[k_src_ibv].availability == Availability::Absent) {
-    out.ibv = parse_command<parsers::IbvDevinfo>(log, latest, {"ibv_devinfo"}, k_src_ibv,
-                                                 host.sources, parsers::parse_ibv_devinfo);
+  std::vector<NicSeed> seeds;
+  std::size_t config_index = samples.size() - 1;
+  for (std::size_t k = samples.size(); k-- > 0;) {
+    out = read_host_outputs(log, *samples[k].source, host.sources);
+    seeds = discover_nics(log, *samples[k].source, out, host.sources);
+    config_index = k;
+    if (!seeds.empty()) {
+      break;
+    }
   }
-  out.ip = parse_command<parsers::IpAddressList>(log, latest, {"ip", "-d", "address"}, k_src_ip,
-                                                 host.sources, parsers::parse_ip_address);
-  if (!out.ip && host.sources[k_src_ip].availability == Availability::Absent) {
-    out.ip = parse_command<parsers::IpAddressList>(log, latest, {"ip", "address"}, k_src_ip,
-                                                   host.sources, parsers::parse_ip_address);
-  }
-  out.lldp = parse_command<parsers::LldpNeighbors>(
-      log, latest, {"lldpcli", "show", "neighbors", "-f", "json"}, k_src_lldp, host.sources,
-      parsers::parse_lldpcli_json);
-  if (auto tracking = parse_command<parsers::ChronyTracking>(log, latest, {"chronyc", "tracking"},
-                                                             k_src_chrony, host.sources,
-                                                             parsers::parse_chronyc_tracking)) {
-    fill_clock(*tracking, host.clock);
+  const SampleSource& latest = *samples[config_index].source;
+  if (out.chrony) {
+    fill_clock(*out.chrony, host.clock);
   }
   if (out.ip) {
     fill_interfaces(*out.ip, host);
   }
 
-  for (const auto& seed : discover_nics(log, latest, out, host.sources)) {
+  for (const auto& seed : seeds) {
     Nic nic;
     nic.host = name;
     nic.device = seed.device;

@@ -35,7 +35,9 @@ std::string peer_link_end(const Fabric& fabric, const SwitchPort& port) {
   return "netdev:" + port.peer_device + "/" + port.peer_port;
 }
 
-std::string text_or_dash(const std::string& text) { return text.empty() ? "-" : text; }
+std::string text_or_dash(const std::string& text) {
+  return text.empty() ? "-" : text;
+}
 
 template <typename T>
 std::string number_or_dash(const std::optional<T>& value) {
@@ -133,9 +135,12 @@ nlohmann::json inventory_json(const Fabric& fabric) {
                         {"file", problem.error.context},
                         {"why", problem.error.message}});
   }
-  return {{"name", fabric.name},     {"hosts", std::move(hosts)},
-          {"switches", std::move(switches)}, {"perftest", std::move(perftests)},
-          {"links", lldp_links(fabric)}, {"problems", std::move(problems)}};
+  return {{"name", fabric.name},
+          {"hosts", std::move(hosts)},
+          {"switches", std::move(switches)},
+          {"perftest", std::move(perftests)},
+          {"links", lldp_links(fabric)},
+          {"problems", std::move(problems)}};
 }
 
 std::string inventory_text(const Fabric& fabric) {
@@ -157,8 +162,8 @@ std::string inventory_text(const Fabric& fabric) {
     }
     for (const auto& nic : host.nics) {
       out += fmt::format("{:<16} {:<14} {:<12} {:<6} {:<14} {:>5} {:>6} {:>6} {:<8} {}\n",
-                         host.name, text_or_dash(nic.device), text_or_dash(nic.netdev),
-                         nic.vendor, text_or_dash(nic.firmware), number_or_dash(nic.mtu),
+                         host.name, text_or_dash(nic.device), text_or_dash(nic.netdev), nic.vendor,
+                         text_or_dash(nic.firmware), number_or_dash(nic.mtu),
                          number_or_dash(nic.active_mtu), number_or_dash(nic.speed_gbps),
                          text_or_dash(nic.state), text_or_dash(nic.port_entity()));
     }

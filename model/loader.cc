@@ -2,9 +2,8 @@
 // the NIC-to-switch-port cross-fill from the switches' LLDP tables.
 #include "model/loader.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "base/strings.h"
@@ -108,9 +107,9 @@ PerftestResult load_perftest(const PerftestFile& file, std::vector<Problem>& pro
   auto parsed = parsers::parse_perftest(file.text);
   if (!parsed.ok()) {
     result.error = "output not understood: " + parsed.error().message;
-    problems.push_back(Problem{"host:" + file.client, source,
-                               make_error(ErrorCode::Parse, parsed.error().message,
-                                          file.display_path)});
+    problems.push_back(
+        Problem{"host:" + file.client, source,
+                make_error(ErrorCode::Parse, parsed.error().message, file.display_path)});
     return result;
   }
   const auto& run = *parsed;
@@ -145,9 +144,9 @@ void cross_fill_switch_ports(Fabric& fabric) {
       if (port.peer_device.empty()) {
         continue;
       }
-      auto host = std::lower_bound(
-          fabric.hosts.begin(), fabric.hosts.end(), port.peer_device,
-          [](const Host& h, const std::string& name) { return h.name < name; });
+      auto host =
+          std::lower_bound(fabric.hosts.begin(), fabric.hosts.end(), port.peer_device,
+                           [](const Host& h, const std::string& name) { return h.name < name; });
       if (host == fabric.hosts.end() || host->name != port.peer_device) {
         continue;
       }

@@ -102,13 +102,14 @@ Switch load_switch(const std::string& name, const std::vector<MachineSample>& sa
       port.admin = row.admin;
     }
   }
-  if (auto lldp = parse_command<parsers::SonicLldpTable>(log, latest, {"show", "lldp", "table"},
-                                                         k_src_lldp, sw.sources,
-                                                         parsers::parse_sonic_lldp_table)) {
+  if (auto lldp =
+          parse_command<parsers::SonicLldpTable>(log, latest, {"show", "lldp", "table"}, k_src_lldp,
+                                                 sw.sources, parsers::parse_sonic_lldp_table)) {
     for (const auto& entry : lldp->entries) {
       auto& port = ports.get(entry.local_port);
       port.peer_device = entry.remote_device;
-      port.peer_port = entry.remote_port_id.empty() ? entry.remote_port_descr : entry.remote_port_id;
+      port.peer_port =
+          entry.remote_port_id.empty() ? entry.remote_port_descr : entry.remote_port_id;
     }
   }
 
@@ -169,9 +170,9 @@ Switch load_switch(const std::string& name, const std::vector<MachineSample>& sa
         put(s, "tx_util_pct", row.tx_util_percent);
       }
     }
-    if (auto pfc = parse_command<parsers::SonicPfcCounters>(log, sample, {"show", "pfc", "counters"},
-                                                            k_src_pfc, sw.sources,
-                                                            parsers::parse_sonic_pfc_counters)) {
+    if (auto pfc = parse_command<parsers::SonicPfcCounters>(
+            log, sample, {"show", "pfc", "counters"}, k_src_pfc, sw.sources,
+            parsers::parse_sonic_pfc_counters)) {
       for (const auto& row : pfc->rx) {
         auto& s = slot(row.port);
         for (int p = 0; p < 8; ++p) {

@@ -6,7 +6,9 @@
 namespace netdoctor::plan {
 namespace {
 
-std::string tbps(double gbps_value) { return fmt::format("{:g} Tb/s", gbps_value / 1000.0); }
+std::string tbps(double gbps_value) {
+  return fmt::format("{:g} Tb/s", gbps_value / 1000.0);
+}
 
 double target_ratio(const CheckReport& r) {
   return r.targets.plan ? r.targets.plan->inputs.oversubscription : r.targets.oversubscription;
@@ -25,16 +27,15 @@ std::string render_check_text(const CheckReport& r) {
                      r.targets.plan ? " (from the plan)" : " (defaults)");
   out += "\nLeaves (downlink capacity to hosts : uplink capacity to spines):\n";
   for (const LeafFigures& leaf : r.leaves) {
-    out += fmt::format("  {:<12} {:>3} down {:>10} : {:>3} up {:>10}  = {:<8} spines {}\n",
-                       leaf.name, leaf.downlinks, tbps(leaf.downlink_gbps), leaf.uplinks,
-                       tbps(leaf.uplink_gbps),
-                       leaf.oversubscription ? format_ratio(*leaf.oversubscription) : "no uplink",
-                       leaf.spines.empty() ? "-" : join(leaf.spines, ","));
+    out +=
+        fmt::format("  {:<12} {:>3} down {:>10} : {:>3} up {:>10}  = {:<8} spines {}\n", leaf.name,
+                    leaf.downlinks, tbps(leaf.downlink_gbps), leaf.uplinks, tbps(leaf.uplink_gbps),
+                    leaf.oversubscription ? format_ratio(*leaf.oversubscription) : "no uplink",
+                    leaf.spines.empty() ? "-" : join(leaf.spines, ","));
     out += fmt::format("  {:<12} spare: {}\n", "",
-                       leaf.spare_fraction
-                           ? fmt::format("{:.1f}% ({})", *leaf.spare_fraction * 100,
-                                         leaf.spare_basis)
-                           : fmt::format("unknown ({})", leaf.spare_basis));
+                       leaf.spare_fraction ? fmt::format("{:.1f}% ({})", *leaf.spare_fraction * 100,
+                                                         leaf.spare_basis)
+                                           : fmt::format("unknown ({})", leaf.spare_basis));
   }
   if (!r.spines.empty()) {
     out += "\nSpines:\n";

@@ -7,16 +7,20 @@
 namespace netdoctor::plan {
 namespace {
 
-std::string gbps(double value) { return fmt::format("{:g}G", value); }
-std::string tbps(double gbps_value) { return fmt::format("{:g} Tb/s", gbps_value / 1000.0); }
+std::string gbps(double value) {
+  return fmt::format("{:g}G", value);
+}
+std::string tbps(double gbps_value) {
+  return fmt::format("{:g} Tb/s", gbps_value / 1000.0);
+}
 
 // "32 x 400G (= 64 x 200G)" when the faster ports are whole multiples of the NIC speed.
 std::string ports_at(int count, double speed, double nic_speed) {
   std::string out = fmt::format("{} x {}", count, gbps(speed));
   const double factor = speed / nic_speed;
   if (factor > 1.0 && std::abs(factor - std::round(factor)) < 1e-9) {
-    out += fmt::format(" (= {} x {})", count * static_cast<int>(std::round(factor)),
-                       gbps(nic_speed));
+    out +=
+        fmt::format(" (= {} x {})", count * static_cast<int>(std::round(factor)), gbps(nic_speed));
   }
   return out;
 }
@@ -46,41 +50,40 @@ nlohmann::json leaf_json(const LeafDesign& leaf) {
 
 nlohmann::json design_json(const FabricDesign& d) {
   const FabricInputs& in = d.inputs;
-  return {
-      {"inputs",
-       {{"nodes", in.nodes},
-        {"gpus_per_node", in.gpus_per_node},
-        {"nic_gbps", in.nic_gbps},
-        {"nics_per_node", in.nics_per_node},
-        {"leaf_ports", in.leaf_ports},
-        {"leaf_port_gbps", in.leaf_port_gbps},
-        {"breakout", in.breakout},
-        {"oversubscription", in.oversubscription},
-        {"spare", in.spare},
-        {"rail_optimized", in.rail_optimized},
-        {"nodes_per_leaf", in.nodes_per_leaf},
-        {"spines", in.spines},
-        {"spine_ports", in.spine_ports}}},
-      {"gpus", d.gpus},
-      {"nics", d.nics},
-      {"rail_groups", d.rail_groups},
-      {"leaves", d.leaves},
-      {"nodes_on_last_leaf", d.nodes_on_last_leaf},
-      {"leaf", leaf_json(d.leaf)},
-      {"spines", d.spines},
-      {"links_per_leaf_per_spine", d.links_per_leaf_per_spine},
-      {"spine_ports_used", d.spine_ports_used},
-      {"spine_spare_ports", d.spine_spare_ports},
-      {"max_leaves_two_tier", d.max_leaves_two_tier},
-      {"host_cables", d.host_cables},
-      {"leaf_down_ports", d.leaf_down_ports},
-      {"breakout_cables", d.breakout_cables},
-      {"leaf_spine_cables", d.leaf_spine_cables},
-      {"optics", d.optics},
-      {"spare_met", d.spare_met},
-      {"assumptions", d.assumptions},
-      {"notes", d.notes},
-      {"warnings", d.warnings}};
+  return {{"inputs",
+           {{"nodes", in.nodes},
+            {"gpus_per_node", in.gpus_per_node},
+            {"nic_gbps", in.nic_gbps},
+            {"nics_per_node", in.nics_per_node},
+            {"leaf_ports", in.leaf_ports},
+            {"leaf_port_gbps", in.leaf_port_gbps},
+            {"breakout", in.breakout},
+            {"oversubscription", in.oversubscription},
+            {"spare", in.spare},
+            {"rail_optimized", in.rail_optimized},
+            {"nodes_per_leaf", in.nodes_per_leaf},
+            {"spines", in.spines},
+            {"spine_ports", in.spine_ports}}},
+          {"gpus", d.gpus},
+          {"nics", d.nics},
+          {"rail_groups", d.rail_groups},
+          {"leaves", d.leaves},
+          {"nodes_on_last_leaf", d.nodes_on_last_leaf},
+          {"leaf", leaf_json(d.leaf)},
+          {"spines", d.spines},
+          {"links_per_leaf_per_spine", d.links_per_leaf_per_spine},
+          {"spine_ports_used", d.spine_ports_used},
+          {"spine_spare_ports", d.spine_spare_ports},
+          {"max_leaves_two_tier", d.max_leaves_two_tier},
+          {"host_cables", d.host_cables},
+          {"leaf_down_ports", d.leaf_down_ports},
+          {"breakout_cables", d.breakout_cables},
+          {"leaf_spine_cables", d.leaf_spine_cables},
+          {"optics", d.optics},
+          {"spare_met", d.spare_met},
+          {"assumptions", d.assumptions},
+          {"notes", d.notes},
+          {"warnings", d.warnings}};
 }
 
 }  // namespace
@@ -120,7 +123,10 @@ std::string render_fabric_text(const FabricDesign& d, const GrowthStep& growth) 
     out += fmt::format("  ports used        {} ({} from each of {} leaves), spare {}\n",
                        ports_at(d.spine_ports_used, in.leaf_port_gbps, in.nic_gbps),
                        d.links_per_leaf_per_spine, d.leaves, d.spine_spare_ports);
-    out += fmt::format("  two-tier limit    {} leaves with these spines\n", d.max_leaves_two_tier);
+    out += fmt::format(
+        "  two-tier limit    {} leaves with these {} spines; {} at most (one link from "
+        "each leaf to each of {} spines)\n",
+        d.max_leaves_two_tier, d.spines, in.spine_ports, leaf.uplinks);
   }
   out += "\nCables and optics:\n";
   out += fmt::format("  host links        {}{}\n", d.host_cables,

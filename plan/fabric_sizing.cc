@@ -12,15 +12,25 @@ namespace {
 
 constexpr double k_epsilon = 1e-9;
 
-int ceil_div(int a, int b) { return (a + b - 1) / b; }
-int ceil_to_int(double value) { return static_cast<int>(std::ceil(value - k_epsilon)); }
-int round_up(int value, int multiple) { return ceil_div(value, multiple) * multiple; }
-std::string gbps(double value) { return fmt::format("{:g}G", value); }
+int ceil_div(int a, int b) {
+  return (a + b - 1) / b;
+}
+int ceil_to_int(double value) {
+  return static_cast<int>(std::ceil(value - k_epsilon));
+}
+int round_up(int value, int multiple) {
+  return ceil_div(value, multiple) * multiple;
+}
+std::string gbps(double value) {
+  return fmt::format("{:g}G", value);
+}
 
 Error invalid(std::string message) {
   return make_error(ErrorCode::InvalidArgument, std::move(message));
 }
-Error refused(std::string message) { return make_error(ErrorCode::Refused, std::move(message)); }
+Error refused(std::string message) {
+  return make_error(ErrorCode::Refused, std::move(message));
+}
 
 Status validate(const FabricInputs& in) {
   if (in.nodes <= 0) {
@@ -131,9 +141,8 @@ Result<int> max_nodes_per_leaf(const FabricInputs& in) {
     return refused(fmt::format(
         "one node needs {} leaf ports ({} downlinks + {} uplinks at {}) but a {}-port leaf "
         "keeps only {} usable with {:g}% spare: needs bigger switches",
-        ceil_div(down, in.breakout) + uplinks_needed(in, down), down,
-        uplinks_needed(in, down), format_ratio(in.oversubscription), in.leaf_ports, usable,
-        in.spare * 100));
+        ceil_div(down, in.breakout) + uplinks_needed(in, down), down, uplinks_needed(in, down),
+        format_ratio(in.oversubscription), in.leaf_ports, usable, in.spare * 100));
   }
   return best;
 }
@@ -182,23 +191,23 @@ Status choose_spines(const FabricInputs& in, int leaves, int downlink_ports, int
 
 void describe(FabricDesign& d) {
   const FabricInputs& in = d.inputs;
-  d.assumptions.push_back(in.nics_per_node == in.gpus_per_node
-                              ? fmt::format("one NIC per GPU: {} NICs per node", in.nics_per_node)
-                              : fmt::format("{} NICs per node for {} GPUs", in.nics_per_node,
-                                            in.gpus_per_node));
+  d.assumptions.push_back(
+      in.nics_per_node == in.gpus_per_node
+          ? fmt::format("one NIC per GPU: {} NICs per node", in.nics_per_node)
+          : fmt::format("{} NICs per node for {} GPUs", in.nics_per_node, in.gpus_per_node));
   d.assumptions.push_back(
       fmt::format("every NIC takes its own leaf downlink at {}", gbps(in.nic_gbps)));
   d.assumptions.push_back(
       in.breakout > 1
           ? fmt::format("breakout: one {} leaf port splits into {} x {} downlinks",
-                        gbps(in.leaf_port_gbps), in.breakout,
-                        gbps(in.leaf_port_gbps / in.breakout))
-          : fmt::format("no breakout: each NIC uses a whole {} leaf port", gbps(in.leaf_port_gbps)));
-  d.assumptions.push_back(fmt::format("uplinks run at the leaf port speed, {}",
-                                      gbps(in.leaf_port_gbps)));
-  d.assumptions.push_back(fmt::format(
-      "oversubscription = downlink capacity : uplink capacity of a leaf; target {}",
-      format_ratio(in.oversubscription)));
+                        gbps(in.leaf_port_gbps), in.breakout, gbps(in.leaf_port_gbps / in.breakout))
+          : fmt::format("no breakout: each NIC uses a whole {} leaf port",
+                        gbps(in.leaf_port_gbps)));
+  d.assumptions.push_back(
+      fmt::format("uplinks run at the leaf port speed, {}", gbps(in.leaf_port_gbps)));
+  d.assumptions.push_back(
+      fmt::format("oversubscription = downlink capacity : uplink capacity of a leaf; target {}",
+                  format_ratio(in.oversubscription)));
   d.assumptions.push_back(fmt::format(
       "spines have {} ports of {}; two tiers, every leaf has the same number of links to every "
       "spine (ECMP)",
@@ -218,8 +227,7 @@ void describe(FabricDesign& d) {
     d.notes.push_back(fmt::format(
         "downlinks are counted per NIC: {} nodes x {} NICs = {} x {} per leaf. Counting one "
         "port per node ({} x {}, as the source article's section 3 does for its 32-node "
-        "example: 8 x 200G per leaf) undercounts the leaf's downlinks, its uplinks and the "
-        "spine ports by {}x",
+        "example) undercounts the leaf's downlinks, its uplinks and the spine ports by {}x",
         d.leaf.nodes, in.nics_per_node, d.leaf.downlinks, gbps(in.nic_gbps), d.leaf.nodes,
         gbps(in.nic_gbps), in.nics_per_node));
   }
@@ -230,10 +238,10 @@ void describe(FabricDesign& d) {
         d.leaf.nodes, in.nics_per_node, d.leaf.nodes * in.nics_per_node, d.leaf.nodes));
   }
   if (d.nodes_on_last_leaf != d.leaf.nodes) {
-    d.notes.push_back(fmt::format("the last {} holds {} of its {} nodes; its free ports are room "
-                                  "to grow",
-                                  in.rail_optimized ? "rail group" : "leaf",
-                                  d.nodes_on_last_leaf, d.leaf.nodes));
+    d.notes.push_back(
+        fmt::format("the last {} holds {} of its {} nodes; its free ports are room "
+                    "to grow",
+                    in.rail_optimized ? "rail group" : "leaf", d.nodes_on_last_leaf, d.leaf.nodes));
   }
   if (!d.spare_met) {
     d.warnings.push_back(fmt::format(
@@ -256,8 +264,8 @@ Result<double> parse_oversubscription(std::string_view text) {
   if (parts.size() == 1) {
     const auto value = parse_double(parts[0]);
     if (!value || *value < 1.0) {
-      return invalid(fmt::format("oversubscription '{}' is not a ratio like 1:1, 1:3 or 3:1",
-                                 text));
+      return invalid(
+          fmt::format("oversubscription '{}' is not a ratio like 1:1, 1:3 or 3:1", text));
     }
     return *value;
   }
@@ -316,8 +324,7 @@ Result<FabricDesign> size_fabric(const FabricInputs& raw) {
     return refused(fmt::format(
         "a leaf with {} nodes needs {} ports ({} downlinks on {} ports + {} uplinks) but has "
         "{}: fewer nodes per leaf or bigger switches",
-        npl, d.leaf.ports_used, d.leaf.downlinks, d.leaf.downlink_ports, uplinks,
-        in.leaf_ports));
+        npl, d.leaf.ports_used, d.leaf.downlinks, d.leaf.downlink_ports, uplinks, in.leaf_ports));
   }
   d.spare_met = d.leaf.spare_fraction + k_epsilon >= in.spare;
   if (d.spines > 0) {
@@ -373,9 +380,9 @@ GrowthStep plan_growth(const FabricDesign& current, int nodes) {
   step.added_host_cables = g.host_cables - current.host_cables;
   step.added_leaf_spine_cables = g.leaf_spine_cables - current.leaf_spine_cables;
   step.added_optics = g.optics - current.optics;
-  step.recable_existing_uplinks = current.spines > 0 &&
-                                  (g.links_per_leaf_per_spine != current.links_per_leaf_per_spine ||
-                                   g.leaf.uplinks != current.leaf.uplinks);
+  step.recable_existing_uplinks =
+      current.spines > 0 && (g.links_per_leaf_per_spine != current.links_per_leaf_per_spine ||
+                             g.leaf.uplinks != current.leaf.uplinks);
   step.summary.push_back(fmt::format("{} nodes: +{} leaves ({} in all), +{} spines ({} in all)",
                                      nodes, step.added_leaves, g.leaves, step.added_spines,
                                      g.spines));
@@ -389,9 +396,9 @@ GrowthStep plan_growth(const FabricDesign& current, int nodes) {
   if (current.spines == 0 && g.spines > 0) {
     step.summary.push_back("adds a spine tier: every existing leaf needs uplinks");
   } else if (step.recable_existing_uplinks) {
-    step.summary.push_back(fmt::format(
-        "re-cable existing leaves: links per leaf per spine go from {} to {}",
-        current.links_per_leaf_per_spine, g.links_per_leaf_per_spine));
+    step.summary.push_back(
+        fmt::format("re-cable existing leaves: links per leaf per spine go from {} to {}",
+                    current.links_per_leaf_per_spine, g.links_per_leaf_per_spine));
   } else if (g.spines > 0) {
     step.summary.push_back("existing leaves and their uplinks stay as they are");
   }

@@ -24,16 +24,16 @@ struct FabricInputs {
   int nodes = 0;
   int gpus_per_node = 8;
   double nic_gbps = 0;
-  int nics_per_node = 0;           // 0: one NIC per GPU
-  int leaf_ports = 64;             // physical ports of a leaf switch
-  double leaf_port_gbps = 400;     // their speed; uplinks run at this speed
-  int breakout = 0;                // downlinks per physical port; 0: leaf_port_gbps / nic_gbps
-  double oversubscription = 1.0;   // target downlink : uplink capacity per leaf
-  double spare = 0.2;              // fraction of leaf ports kept free
-  bool rail_optimized = false;     // NIC i of every node goes to the rail-i leaf of its group
-  int nodes_per_leaf = 0;          // per leaf (per rail group when rail-optimized); 0: most that fit
-  int spines = 0;                  // 0: fewest that fit
-  int spine_ports = 0;             // 0: same switch model as the leaves
+  int nics_per_node = 0;          // 0: one NIC per GPU
+  int leaf_ports = 64;            // physical ports of a leaf switch
+  double leaf_port_gbps = 400;    // their speed; uplinks run at this speed
+  int breakout = 0;               // downlinks per physical port; 0: leaf_port_gbps / nic_gbps
+  double oversubscription = 1.0;  // target downlink : uplink capacity per leaf
+  double spare = 0.2;             // fraction of leaf ports kept free
+  bool rail_optimized = false;    // NIC i of every node goes to the rail-i leaf of its group
+  int nodes_per_leaf = 0;         // per leaf (per rail group when rail-optimized); 0: most that fit
+  int spines = 0;                 // 0: fewest that fit
+  int spine_ports = 0;            // 0: same switch model as the leaves
 };
 
 struct LeafDesign {
@@ -44,8 +44,8 @@ struct LeafDesign {
   int ports_used = 0;
   int spare_ports = 0;
   double spare_fraction = 0;
-  double downlink_gbps = 0;  // capacity towards hosts
-  double uplink_gbps = 0;    // capacity towards spines
+  double downlink_gbps = 0;     // capacity towards hosts
+  double uplink_gbps = 0;       // capacity towards spines
   double oversubscription = 0;  // downlink_gbps / uplink_gbps; 0 when there is no spine tier
 };
 
@@ -66,7 +66,7 @@ struct FabricDesign {
   int leaf_down_ports = 0;      // physical leaf ports cabled to hosts, all leaves
   int breakout_cables = 0;      // 1-to-breakout cables/optics on the leaf side
   int leaf_spine_cables = 0;
-  int optics = 0;               // transceivers: NIC ends + leaf down ports + both uplink ends
+  int optics = 0;  // transceivers: NIC ends + leaf down ports + both uplink ends
   bool spare_met = true;
   std::vector<std::string> assumptions;
   std::vector<std::string> notes;     // things to know (the article's undercount, uneven leaves)

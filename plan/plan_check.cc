@@ -20,8 +20,8 @@ enum class Role { Unknown, Host, Switch };
 struct PortView {
   const model::SwitchPort* port = nullptr;
   Role role = Role::Unknown;
-  std::string peer;       // switch or host name
-  std::string peer_port;  // its port or netdev
+  std::string peer;                // switch or host name
+  std::string peer_port;           // its port or netdev
   std::optional<double> nic_gbps;  // the host NIC's own speed, when the host saw this port
   bool up() const { return role != Role::Unknown && port->oper != "down"; }
   std::optional<double> speed() const { return port->speed_gbps ? port->speed_gbps : nic_gbps; }
@@ -65,10 +65,16 @@ std::string link_entity(std::string a, std::string b) {
   return "link:" + a + "~" + b;
 }
 
-std::string gbps(double value) { return fmt::format("{:g}G", value); }
-std::string tbps(double gbps_value) { return fmt::format("{:g} Tb/s", gbps_value / 1000.0); }
+std::string gbps(double value) {
+  return fmt::format("{:g}G", value);
+}
+std::string tbps(double gbps_value) {
+  return fmt::format("{:g} Tb/s", gbps_value / 1000.0);
+}
 
-bool same_speed(double a, double b) { return std::abs(a - b) < 1e-3; }
+bool same_speed(double a, double b) {
+  return std::abs(a - b) < 1e-3;
+}
 
 class Checker {
  public:
@@ -96,8 +102,7 @@ class Checker {
 
  private:
   void add(Severity severity, std::string code, std::string entity, std::string message) {
-    m_report.findings.push_back(
-        {severity, std::move(code), std::move(entity), std::move(message)});
+    m_report.findings.push_back({severity, std::move(code), std::move(entity), std::move(message)});
   }
 
   SwitchView* find_switch(std::string_view name) {
@@ -232,14 +237,14 @@ class Checker {
         }
       }
       if (unknown_speed > 0) {
-        m_report.notes.push_back(fmt::format(
-            "{} ports of {} in use have no known speed: the capacities leave them out",
-            unknown_speed, leaf.name));
+        m_report.notes.push_back(
+            fmt::format("{} ports of {} in use have no known speed: the capacities leave them out",
+                        unknown_speed, leaf.name));
       }
       if (unidentified > 0) {
-        m_report.notes.push_back(fmt::format(
-            "{} ports of {} are up with no LLDP neighbour on either end: not counted", unidentified,
-            leaf.name));
+        m_report.notes.push_back(
+            fmt::format("{} ports of {} are up with no LLDP neighbour on either end: not counted",
+                        unidentified, leaf.name));
       }
       leaf.spines.assign(spines.begin(), spines.end());
       if (leaf.uplink_gbps > 0) {
@@ -270,8 +275,8 @@ class Checker {
     }
     if (leaf.ports_unused > 0) {
       leaf.spare_fraction = static_cast<double>(leaf.ports_unused) / leaf.ports_listed;
-      leaf.spare_basis = fmt::format("{} of the {} listed ports unused", leaf.ports_unused,
-                                     leaf.ports_listed);
+      leaf.spare_basis =
+          fmt::format("{} of the {} listed ports unused", leaf.ports_unused, leaf.ports_listed);
       return;
     }
     leaf.spare_basis = fmt::format(
@@ -299,8 +304,8 @@ class Checker {
   }
 
   void check_targets() {
-    const double target = m_targets.plan ? m_targets.plan->inputs.oversubscription
-                                         : m_targets.oversubscription;
+    const double target =
+        m_targets.plan ? m_targets.plan->inputs.oversubscription : m_targets.oversubscription;
     const double spare = m_targets.plan ? m_targets.plan->inputs.spare : m_targets.spare;
     for (const LeafFigures& leaf : m_report.leaves) {
       const std::string figures =
@@ -317,8 +322,8 @@ class Checker {
       check_spine_reach(leaf);
       if (leaf.spare_fraction && *leaf.spare_fraction + k_tolerance < spare) {
         add(Severity::Warning, "spare-below-target", leaf.entity(),
-            fmt::format("leaf {} keeps {:.1f}% ports spare ({}), below the {:g}% target",
-                        leaf.name, *leaf.spare_fraction * 100, leaf.spare_basis, spare * 100));
+            fmt::format("leaf {} keeps {:.1f}% ports spare ({}), below the {:g}% target", leaf.name,
+                        *leaf.spare_fraction * 100, leaf.spare_basis, spare * 100));
       }
     }
   }
@@ -344,9 +349,9 @@ class Checker {
         ++per_spine[p.peer];
       }
     }
-    const auto [lo, hi] = std::minmax_element(
-        per_spine.begin(), per_spine.end(),
-        [](const auto& a, const auto& b) { return a.second < b.second; });
+    const auto [lo, hi] =
+        std::minmax_element(per_spine.begin(), per_spine.end(),
+                            [](const auto& a, const auto& b) { return a.second < b.second; });
     if (lo != per_spine.end() && lo->second != hi->second) {
       add(Severity::Warning, "uneven-uplinks", leaf.entity(),
           fmt::format("leaf {} has {} link(s) to {} but {} to {}: ECMP spreads flows unevenly",
@@ -405,17 +410,17 @@ class Checker {
       if (leaf.uplinks < plan.leaf.uplinks) {
         add(Severity::Problem, "missing-link", leaf.entity(),
             fmt::format("leaf {} has {} uplinks, the plan has {} ({} to each of {} spines)",
-                        leaf.name, leaf.uplinks, plan.leaf.uplinks,
-                        plan.links_per_leaf_per_spine, plan.spines));
+                        leaf.name, leaf.uplinks, plan.leaf.uplinks, plan.links_per_leaf_per_spine,
+                        plan.spines));
       } else if (leaf.uplinks > plan.leaf.uplinks) {
         add(Severity::Info, "extra-link", leaf.entity(),
-            fmt::format("leaf {} has {} uplinks, more than the plan's {}", leaf.name,
-                        leaf.uplinks, plan.leaf.uplinks));
+            fmt::format("leaf {} has {} uplinks, more than the plan's {}", leaf.name, leaf.uplinks,
+                        plan.leaf.uplinks));
       }
       if (leaf.downlinks > plan.leaf.downlinks) {
         add(Severity::Warning, "extra-link", leaf.entity(),
-            fmt::format("leaf {} has {} host links, more than the plan's {} ({} nodes)",
-                        leaf.name, leaf.downlinks, plan.leaf.downlinks, plan.leaf.nodes));
+            fmt::format("leaf {} has {} host links, more than the plan's {} ({} nodes)", leaf.name,
+                        leaf.downlinks, plan.leaf.downlinks, plan.leaf.nodes));
       }
       const SwitchView* view = find_switch_const(leaf.name);
       for (const PortView& p : view->ports) {
@@ -429,10 +434,9 @@ class Checker {
         const double want = host ? in.nic_gbps : in.leaf_port_gbps;
         if (!same_speed(*p.port->speed_gbps, want)) {
           add(Severity::Problem, "speed-mismatch", port_entity(leaf.name, p.port->name),
-              fmt::format("{} {} runs at {}, the plan has {} {}",
-                          host ? "host link" : "uplink", port_entity(leaf.name, p.port->name),
-                          gbps(*p.port->speed_gbps), host ? "NICs at" : "uplinks at",
-                          gbps(want)));
+              fmt::format("{} {} runs at {}, the plan has {} {}", host ? "host link" : "uplink",
+                          port_entity(leaf.name, p.port->name), gbps(*p.port->speed_gbps),
+                          host ? "NICs at" : "uplinks at", gbps(want)));
         }
       }
     }

@@ -32,7 +32,7 @@ struct LeafFigures {
   std::optional<double> oversubscription;  // empty when the leaf has no uplink
   std::vector<std::string> spines;         // spines it reaches, sorted
   int ports_listed = 0;
-  int ports_unused = 0;  // listed, not up and without a neighbour
+  int ports_unused = 0;                  // listed, not up and without a neighbour
   std::optional<double> spare_fraction;  // empty when the capture cannot tell
   std::string spare_basis;               // how the spare figure was obtained, or why not
   std::string entity() const { return "switch:" + name; }

@@ -1,7 +1,6 @@
 #include "plan/plan_file.h"
 
 #include <fmt/format.h>
-
 #include <toml++/toml.h>
 
 #include <algorithm>
@@ -103,8 +102,8 @@ Result<FabricInputs> parse_plan_file(std::string_view text, const std::string& o
     root = toml::parse(text, origin);
   } catch (const toml::parse_error& error) {
     const auto& where = error.source().begin;
-    return invalid(fmt::format("not valid TOML at line {}, column {}: {}", where.line,
-                               where.column, error.description()),
+    return invalid(fmt::format("not valid TOML at line {}, column {}: {}", where.line, where.column,
+                               error.description()),
                    origin);
   }
   const toml::table* table = &root;

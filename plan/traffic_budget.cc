@@ -14,9 +14,18 @@ Error invalid(std::string message) {
   return make_error(ErrorCode::InvalidArgument, std::move(message));
 }
 
+// 70e9 -> "70e9": parameter counts as people write them.
+std::string format_count(double value) {
+  return value >= 1e9 ? fmt::format("{:g}e9", value / 1e9) : fmt::format("{:g}", value);
+}
+
 // "(n-1)/n" written with the numbers in.
-std::string ring_fraction(int n) { return fmt::format("{}/{}", n - 1, n); }
-double ring(int n) { return static_cast<double>(n - 1) / n; }
+std::string ring_fraction(int n) {
+  return fmt::format("{}/{}", n - 1, n);
+}
+double ring(int n) {
+  return static_cast<double>(n - 1) / n;
+}
 
 Status validate(const TrafficInputs& in) {
   const Parallelism& p = in.parallelism;
@@ -49,12 +58,14 @@ void place(CollectiveTraffic& c, int gpus_per_node, const char* what) {
   const int span = c.group_size * c.group_stride;
   c.crosses_network = c.group_size > 1 && span > gpus_per_node;
   c.placement = c.crosses_network
-                    ? fmt::format("{} group of {} ranks {} GPU(s) apart spans {} GPUs > {} per "
-                                  "node: through the NICs",
-                                  what, c.group_size, c.group_stride, span, gpus_per_node)
-                    : fmt::format("{} group of {} ranks {} GPU(s) apart spans {} GPUs <= {} per "
-                                  "node: inside the node (NVLink/PCIe)",
-                                  what, c.group_size, c.group_stride, span, gpus_per_node);
+                    ? fmt::format(
+                          "{} group of {} ranks {} GPU(s) apart spans {} GPUs > {} per "
+                          "node: through the NICs",
+                          what, c.group_size, c.group_stride, span, gpus_per_node)
+                    : fmt::format(
+                          "{} group of {} ranks {} GPU(s) apart spans {} GPUs <= {} per "
+                          "node: inside the node (NVLink/PCIe)",
+                          what, c.group_size, c.group_stride, span, gpus_per_node);
 }
 
 void add_data_parallel(TrafficBudget& b) {
@@ -130,8 +141,8 @@ void add_pipeline(TrafficBudget& b) {
   c.group_size = n;
   c.group_stride = in.parallelism.tp * in.parallelism.dp;
   c.bytes_per_gpu = 2 * in.tokens * in.hidden * b.bytes_per_value;
-  c.formula = fmt::format("2 x tokens x hidden x bytes = 2 x {:g} x {} x {}", in.tokens,
-                          in.hidden, b.bytes_per_value);
+  c.formula = fmt::format("2 x tokens x hidden x bytes = 2 x {:g} x {} x {}", in.tokens, in.hidden,
+                          b.bytes_per_value);
   place(c, in.gpus_per_node, "pipeline");
   b.collectives.push_back(std::move(c));
 }
@@ -170,8 +181,8 @@ void describe(TrafficBudget& b) {
   const TrafficInputs& in = b.inputs;
   const Parallelism& p = in.parallelism;
   b.assumptions.push_back(fmt::format(
-      "model {:g} parameters x {} bytes ({}) = {}; each GPU holds S = model / (tp x pp) = {}",
-      in.params, b.bytes_per_value, in.dtype, format_bytes(b.model_bytes),
+      "model {} parameters x {} bytes ({}) = {}; each GPU holds S = model / (tp x pp) = {}",
+      format_count(in.params), b.bytes_per_value, in.dtype, format_bytes(b.model_bytes),
       format_bytes(b.shard_bytes)));
   b.assumptions.push_back(
       "gradients travel in the parameter dtype (reducing in fp32 doubles the gradient bytes)");
@@ -189,11 +200,16 @@ void describe(TrafficBudget& b) {
       in.nics_per_node, in.nic_gbps));
   b.assumptions.push_back(fmt::format(
       "the step budget is {:g} s of pure communication, no overlap with compute", in.step_seconds));
+  if (!b.collectives.empty() && in.moe_layers > 0) {
+    b.assumptions.push_back(
+        "MoE: every parameter, experts included, is counted in the data-parallel gradient "
+        "traffic as if replicated; sharding experts over the expert-parallel group lowers it");
+  }
   if (p.tp > in.gpus_per_node) {
-    b.warnings.push_back(fmt::format(
-        "tp={} is larger than a node ({} GPUs): tensor-parallel all-reduces, the most "
-        "latency-sensitive traffic, go through the NICs; keep tp <= gpus per node",
-        p.tp, in.gpus_per_node));
+    b.warnings.push_back(
+        fmt::format("tp={} is larger than a node ({} GPUs): tensor-parallel all-reduces, the most "
+                    "latency-sensitive traffic, go through the NICs; keep tp <= gpus per node",
+                    p.tp, in.gpus_per_node));
   }
   if (b.needed_gbps_per_nic > 0 && b.headroom < 1.0) {
     b.warnings.push_back(fmt::format(

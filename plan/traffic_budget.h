@@ -49,7 +49,7 @@ struct CollectiveTraffic {
   std::string pattern;  // "ring all-reduce", "all-gather x2 + reduce-scatter", "all-to-all", ...
   std::string formula;  // with the numbers put in
   int group_size = 1;
-  int group_stride = 1;  // GPUs between two members of the group (placement tp, dp, pp)
+  int group_stride = 1;      // GPUs between two members of the group (placement tp, dp, pp)
   double bytes_per_gpu = 0;  // sent by each GPU per step
   bool crosses_network = false;
   std::string placement;  // why it stays on NVLink or goes through the NICs

@@ -22,9 +22,9 @@ std::string render_traffic_text(const TrafficBudget& b) {
   const Parallelism& p = in.parallelism;
   std::string out;
   out += fmt::format(
-      "Traffic per step: {:g} parameters in {} = {}; dp={} tp={} pp={}{}, ZeRO-{}; {} GPUs on {} "
+      "Traffic per step: {:g}e9 parameters in {} = {}; dp={} tp={} pp={}{}, ZeRO-{}; {} GPUs on {} "
       "nodes\n",
-      in.params, in.dtype, format_bytes(b.model_bytes), p.dp, p.tp, p.pp,
+      in.params / 1e9, in.dtype, format_bytes(b.model_bytes), p.dp, p.tp, p.pp,
       in.moe_layers > 0 ? fmt::format(" ep={}", p.ep) : "", in.zero, b.gpus, b.nodes);
   out += fmt::format("Each GPU holds S = {} (model / (tp x pp))\n", format_bytes(b.shard_bytes));
   for (const CollectiveTraffic& c : b.collectives) {
@@ -39,14 +39,16 @@ std::string render_traffic_text(const TrafficBudget& b) {
   out += fmt::format("  inside the node   {} per GPU per step (NVLink/PCIe)\n",
                      format_bytes(b.nvlink_bytes_per_gpu));
   if (b.needed_gbps_per_nic > 0) {
-    out += fmt::format("  needed per NIC    {:.1f} Gb/s to finish in {:g} s ({:.1f} Gb/s with 2x "
-                       "overhead)\n",
-                       b.needed_gbps_per_nic, in.step_seconds, 2 * b.needed_gbps_per_nic);
+    out += fmt::format(
+        "  needed per NIC    {:.1f} Gb/s to finish in {:g} s ({:.1f} Gb/s with 2x "
+        "overhead)\n",
+        b.needed_gbps_per_nic, in.step_seconds, 2 * b.needed_gbps_per_nic);
     out += fmt::format("  needed by fabric  {:.2f} Tb/s injected by all {} NICs\n",
                        b.needed_gbps_fabric / 1000, in.nics_per_node * b.nodes);
-    out += fmt::format("  headroom          {:.2f}x of a {:g} Gb/s NIC; {:.2f} s per step at line "
-                       "rate\n",
-                       b.headroom, in.nic_gbps, b.seconds_at_line_rate);
+    out += fmt::format(
+        "  headroom          {:.2f}x of a {:g} Gb/s NIC; {:.2f} s per step at line "
+        "rate\n",
+        b.headroom, in.nic_gbps, b.seconds_at_line_rate);
   } else {
     out += "  needed per NIC    nothing crosses the network\n";
   }

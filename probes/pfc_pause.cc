@@ -22,6 +22,12 @@ constexpr double k_min_pause_rate = 100.0;
 constexpr double k_min_pause_count = k_min_pause_rate * 60.0;
 // A sender paused half of the window has effectively stopped: a storm on its own.
 constexpr double k_storm_share = 0.5;
+// Where pause durations are counted, what pause costs is the share of time the peer is held:
+// 5 % of the window is 5 % of the link's bandwidth, the deviation the field chases in a
+// perftest baseline, so a storm's strength is half there. Below 1 % the pause costs less
+// than run-to-run noise: a heavy pauser, not a storm.
+constexpr double k_costly_share = 0.05;
+constexpr double k_min_storm_share = 0.01;
 // Widespread: a quarter of the entities pausing is a fabric condition, not one bad actor.
 constexpr double k_widespread_fraction = 0.25;
 constexpr std::size_t k_widespread_min_count = 3;
@@ -97,6 +103,7 @@ class PfcPauseProbe final : public BasicProbe {
 
     std::vector<Origin> origins;
     std::set<const model::Nic*> origin_nics;
+    std::set<const model::Nic*> not_storms;  // pause duration shows the cost is negligible
     OutlierRule rule;
     rule.abs_floor = floor;
     for (const auto& value : tx.values) {
@@ -115,6 +122,15 @@ class PfcPauseProbe final : public BasicProbe {
       if (!dev.outlier && share < k_storm_share && storm_events <= 0.0) {
         continue;
       }
+      if (us.is_rate() && share < k_min_storm_share && storm_events <= 0.0) {
+        result.checked.push_back(fmt::format(
+            "{} sends {} pause frames{} on priority {} ({}x the fleet) but held its link "
+            "paused only {} of the window: not a storm",
+            nic_label(nic), human(value.reading.value), per(tx), prio, human(dev.ratio),
+            percent(share)));
+        not_storms.insert(&nic);
+        continue;
+      }
       Origin origin;
       origin.entities = nic_entities(nic);
       if (const model::SwitchPort* port = cabled_port(fabric, nic)) {
@@ -124,7 +140,9 @@ class PfcPauseProbe final : public BasicProbe {
       origin.value = value.reading.value;
       origin.normal = tx.stats.median;
       origin.switch_name = nic.switch_name;
-      origin.strength = std::max({dev.strength, saturating(share, k_storm_share / 2.0),
+      double rate_strength =
+          us.is_rate() ? dev.strength * saturating(share, k_costly_share) : dev.strength;
+      origin.strength = std::max({rate_strength, saturating(share, k_storm_share / 2.0),
                                   storm_error ? 0.95 : (storm_events > 0.0 ? 0.8 : 0.0)});
       std::string text =
           fmt::format("{} sends {} pause frames{} on priority {}, {}x the fleet median of {}{}",
@@ -167,6 +185,9 @@ class PfcPauseProbe final : public BasicProbe {
       }
       const model::Nic* nic = nic_behind(fabric, *p.sw, *p.port);
       std::string here = port_entity(p.sw->name, p.port->name);
+      if (nic != nullptr && not_storms.count(nic) > 0) {
+        continue;  // the NIC's own duration counter already judged this pause cheap
+      }
       if (nic != nullptr && origin_nics.count(nic) > 0) {
         for (auto& origin : origins) {
           if (std::find(origin.entities.begin(), origin.entities.end(), nic->nic_entity()) !=
@@ -256,10 +277,15 @@ class PfcPauseProbe final : public BasicProbe {
       return;
     }
 
+    // Judge hosts and switch ports each on their own: a fabric has many more switch ports
+    // than NICs (uplinks, spines), which would dilute a host-side picture and vice versa.
     std::size_t observed = rx.values.size() + ports.size();
     std::size_t pausing = paused.size() + paused_ports;
+    auto share = [](std::size_t part, std::size_t whole) {
+      return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
+    };
     double fraction =
-        observed == 0 ? 0.0 : static_cast<double>(pausing) / static_cast<double>(observed);
+        std::max(share(paused.size(), rx.values.size()), share(paused_ports, ports.size()));
     if (pausing >= k_widespread_min_count && fraction >= k_widespread_fraction) {
       std::map<std::string, std::size_t> by_switch;
       for (const NicValue* value : paused) {

@@ -16,6 +16,9 @@ namespace {
 constexpr double k_min_event_rate = 1.0;
 // One sample: at least a minute's worth of that rate in the cumulative count.
 constexpr double k_min_event_count = k_min_event_rate * 60.0;
+// Strength also follows magnitude: each recovery is a go-back-N of a whole window, and from
+// about ten per second a NIC's throughput drops visibly; a few per second is a weak sign.
+constexpr double k_costly_event_rate = 10.0;
 
 struct Flag {
   const model::Nic* nic = nullptr;
@@ -71,8 +74,11 @@ class RetransmitsProbe final : public BasicProbe {
         flag.parts.push_back(fmt::format("{} {}{} (fleet median {}{})", human(value.reading.value),
                                          words, per(survey), human(survey.stats.median),
                                          per(survey)));
-        if (dev.strength > flag.strength) {
-          flag.strength = dev.strength;
+        double strength = survey.rate_mode
+                              ? dev.strength * saturating(value.reading.value, k_costly_event_rate)
+                              : dev.strength * saturating(value.reading.value, k_min_event_count);
+        if (strength > flag.strength) {
+          flag.strength = strength;
           flag.value = value.reading.value;
           flag.normal = survey.stats.median;
           flag.unit = survey.rate_mode ? "events/s" : "events";

@@ -28,7 +28,9 @@ std::vector<double> traffic_elapsed(const Fabric& fabric, std::string_view link,
   return elapsed;
 }
 
-std::string nic_link_key(const Host& host, const Nic& nic) { return host.name + "/" + nic.netdev; }
+std::string nic_link_key(const Host& host, const Nic& nic) {
+  return host.name + "/" + nic.netdev;
+}
 
 std::string uplink_key(const Fabric& fabric, const Switch& sw, const Port& port) {
   if (port.kind == PortKind::SpineDownlink) {

@@ -32,7 +32,10 @@ class CounterSnapshot {
  public:
   CounterSnapshot(const Rates<Index>& now, const Rates<Index>& history, double uptime_s,
                   double elapsed_s, double traffic_elapsed_s)
-      : m_now(now), m_history(history), m_uptime(uptime_s), m_elapsed(elapsed_s),
+      : m_now(now),
+        m_history(history),
+        m_uptime(uptime_s),
+        m_elapsed(elapsed_s),
         m_traffic_elapsed(traffic_elapsed_s) {}
 
   std::uint64_t operator[](Index index) const {

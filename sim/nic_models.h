@@ -16,9 +16,9 @@ struct NicModel {
   const char* vendor_id;  // PCI vendor, as ibv_devinfo prints it
   int rated_gbps;
   int lanes;
-  const char* fw;               // as `ethtool -i` prints it (mlx5 adds the PSID itself)
-  const char* driver;           // module name
-  const char* driver_version;   // MLNX_OFED release, or the kernel release for in-box drivers
+  const char* fw;              // as `ethtool -i` prints it (mlx5 adds the PSID itself)
+  const char* driver;          // module name
+  const char* driver_version;  // MLNX_OFED release, or the kernel release for in-box drivers
   const char* old_fw;
   const char* old_driver_version;
 };

@@ -22,10 +22,11 @@ std::string gid(const std::string& ip) {
 }
 
 std::string address_line(const char* side, Rng& rng, bool with_out) {
-  return fmt::format(" {} address: LID 0000 QPN 0x{:04x} PSN 0x{:06x}{} RKey 0x{:06x} VAddr "
-                     "0x{:012x}\n",
-                     side, rng.below(0x1000), rng.below(0x1000000), with_out ? " OUT 0x10" : "",
-                     rng.below(0x1000000), 0x550000000000ull + rng.below(0x2000000000ull));
+  return fmt::format(
+      " {} address: LID 0000 QPN 0x{:04x} PSN 0x{:06x}{} RKey 0x{:06x} VAddr "
+      "0x{:012x}\n",
+      side, rng.below(0x1000), rng.below(0x1000000), with_out ? " OUT 0x10" : "",
+      rng.below(0x1000000), 0x550000000000ull + rng.below(0x2000000000ull));
 }
 
 std::string header(const Fabric& fabric, const PerftestResult& run, bool bw) {
@@ -81,8 +82,8 @@ std::vector<PerftestResult> measure_perftest(const Fabric& fabric, bool baseline
     const Nic& a = fabric.hosts[client].nics[0];
     const Nic& b = fabric.hosts[client + 1].nics[0];
     Rng rng(hash_u64(fabric.noise_seed, fabric.hosts[client].name, baseline ? 77 : 78));
-    double speed = baseline ? std::min(a.rated_gbps, b.rated_gbps)
-                            : std::min(a.speed_gbps, b.speed_gbps);
+    double speed =
+        baseline ? std::min(a.rated_gbps, b.rated_gbps) : std::min(a.speed_gbps, b.speed_gbps);
     double bw_factor = 1.0;
     double lat_factor = 1.0;
     if (!baseline) {
@@ -133,12 +134,14 @@ std::string read_lat_output(const Fabric& fabric, const PerftestResult& run, boo
   if (run.failed) {
     return out + failure(fabric, run);
   }
-  out += " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    "
-         "t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] \n";
-  out += fmt::format(" 2       1000          {:.2f}           {:.2f}         {:.2f}     \t   "
-                     "{:.2f}        \t{:.2f}   \t\t{:.2f}   \t\t{:.2f}   \n",
-                     run.lat_min, run.lat_max, run.lat_typical, run.lat_avg, run.lat_stdev,
-                     run.lat_p99, run.lat_p999);
+  out +=
+      " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    "
+      "t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] \n";
+  out += fmt::format(
+      " 2       1000          {:.2f}           {:.2f}         {:.2f}     \t   "
+      "{:.2f}        \t{:.2f}   \t\t{:.2f}   \t\t{:.2f}   \n",
+      run.lat_min, run.lat_max, run.lat_typical, run.lat_avg, run.lat_stdev, run.lat_p99,
+      run.lat_p999);
   return out + k_dashes;
 }
 

@@ -31,9 +31,9 @@ enum class NicRate : std::size_t {
   CnpSent,
   CnpHandled,
   CnpIgnored,
-  RxDiscardsPhy,  // no receive buffer at the port
+  RxDiscardsPhy,   // no receive buffer at the port
   RxRoceDiscards,  // drops on the RoCE priority
-  RxOutOfBuffer,  // netdev software buffers
+  RxOutOfBuffer,   // netdev software buffers
   RdmaOutOfBuffer,
   OutOfSequence,
   PacketSeqErr,

@@ -19,8 +19,8 @@ Result<double> parse_oversubscription(const std::string& text) {
   for (const std::string_view part : parts) {
     const std::optional<double> value = parse_double(part);
     if (!value || *value <= 0.0) {
-      return make_error(ErrorCode::InvalidArgument,
-                        "oversubscription must look like 1:3, 3:1 or 3", text);
+      return make_error(ErrorCode::InvalidArgument, "oversubscription must look like 1:3, 3:1 or 3",
+                        text);
     }
     values.push_back(*value);
   }
@@ -90,20 +90,18 @@ Status validate_config(const SimConfig& config) {
   }
   for (const FaultRequest& fault : config.faults) {
     if (find_fault(fault.id) == nullptr) {
-      return make_error(ErrorCode::InvalidArgument,
-                        "unknown fault id '" + fault.id + "' (known: " + join(fault_ids(), ", ") +
-                            ")");
+      return make_error(ErrorCode::InvalidArgument, "unknown fault id '" + fault.id + "' (known: " +
+                                                        join(fault_ids(), ", ") + ")");
     }
   }
   if (config.faults.size() == 2 && config.faults[0].id == config.faults[1].id) {
     return make_error(ErrorCode::InvalidArgument, "the same fault given twice");
   }
-  if (!config.symptom.empty() &&
-      std::find(known_symptoms().begin(), known_symptoms().end(), config.symptom) ==
-          known_symptoms().end()) {
-    return make_error(ErrorCode::InvalidArgument,
-                      "unknown symptom '" + config.symptom + "' (known: " +
-                          join(known_symptoms(), ", ") + ")");
+  if (!config.symptom.empty() && std::find(known_symptoms().begin(), known_symptoms().end(),
+                                           config.symptom) == known_symptoms().end()) {
+    return make_error(
+        ErrorCode::InvalidArgument,
+        "unknown symptom '" + config.symptom + "' (known: " + join(known_symptoms(), ", ") + ")");
   }
   return {};
 }

@@ -20,8 +20,8 @@ struct FaultRequest {
 struct SimConfig {
   std::size_t hosts = 8;
   std::size_t nics_per_host = 4;
-  std::size_t hosts_per_leaf = 0;   // 0 = 16 NIC ports per leaf (at least one host)
-  double oversubscription = 1.0;    // downlink : uplink capacity of every leaf
+  std::size_t hosts_per_leaf = 0;  // 0 = 16 NIC ports per leaf (at least one host)
+  double oversubscription = 1.0;   // downlink : uplink capacity of every leaf
   std::vector<Vendor> vendors = {Vendor::Mlx5};
   std::size_t samples = 2;
   double interval_s = 30.0;

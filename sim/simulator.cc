@@ -53,8 +53,7 @@ Status write_host(const Fabric& fabric, const Host& host, TreeWriter& writer,
     put(dir + "sos_commands/networking/ip_-d_address", ip_address(host));
     put(dir + "sos_commands/infiniband/ibv_devinfo_-v", ibv_devinfo(host));
     put(dir + "sos_commands/infiniband/rdma_link_show", rdma_link_show(host));
-    put(dir + "sos_commands/chrony/chronyc_tracking",
-        chronyc_tracking(fabric, host, host_time, k));
+    put(dir + "sos_commands/chrony/chronyc_tracking", chronyc_tracking(fabric, host, host_time, k));
     put(dir + "sos_commands/lldp/lldpcli_show_neighbors_-f_json", lldp_neighbors(fabric, host));
   }
   return status;

@@ -23,7 +23,9 @@ std::size_t default_hosts_per_leaf(const SimConfig& config) {
   return std::max<std::size_t>(1, 16 / config.nics_per_host);
 }
 
-std::string port_alias(int number) { return fmt::format("etp{}", number / 4 + 1); }
+std::string port_alias(int number) {
+  return fmt::format("etp{}", number / 4 + 1);
+}
 
 Nic make_nic(const SimConfig& config, Vendor vendor, Mlx5Style style, std::size_t host_index,
              std::size_t nic_index, Rng& rng) {
@@ -58,7 +60,9 @@ Nic make_nic(const SimConfig& config, Vendor vendor, Mlx5Style style, std::size_
 
 }  // namespace
 
-double line_rate_bytes(int gbps) { return static_cast<double>(gbps) * 1e9 / 8.0; }
+double line_rate_bytes(int gbps) {
+  return static_cast<double>(gbps) * 1e9 / 8.0;
+}
 
 std::string sample_name(const Fabric& fabric, std::size_t sample) {
   return fabric.sample_naming == SampleNaming::Padded ? fmt::format("s{:03}", sample)
@@ -83,8 +87,7 @@ Fabric build_topology(const SimConfig& config, std::uint64_t seed) {
   fabric.samples = config.samples;
   fabric.sample_naming = rng.chance(0.5) ? SampleNaming::Plain : SampleNaming::Padded;
   // Somewhere in 2026, on a whole microsecond.
-  fabric.start_time =
-      std::floor((1767225600.0 + rng.uniform(0.0, 300.0 * 86400.0)) * 1e6) / 1e6;
+  fabric.start_time = std::floor((1767225600.0 + rng.uniform(0.0, 300.0 * 86400.0)) * 1e6) / 1e6;
   fabric.utilization = rng.uniform(0.30, 0.42);
   const auto host_style =
       static_cast<HostStyle>(rng.index(static_cast<std::size_t>(HostStyle::Count)));
@@ -104,8 +107,8 @@ Fabric build_topology(const SimConfig& config, std::uint64_t seed) {
     }
     host.uptime_s = rng.uniform(3.0, 60.0) * 86400.0;
     host.mgmt_ip = fmt::format("172.16.{}.{}", h / 250, 10 + h % 250);
-    host.mgmt_mac = fmt::format("3c:ec:ef:{:02x}:{:02x}:{:02x}", (h >> 16) & 0xff,
-                                (h >> 8) & 0xff, h & 0xff);
+    host.mgmt_mac =
+        fmt::format("3c:ec:ef:{:02x}:{:02x}:{:02x}", (h >> 16) & 0xff, (h >> 8) & 0xff, h & 0xff);
     fabric.hosts.push_back(std::move(host));
   }
 
@@ -119,8 +122,8 @@ Fabric build_topology(const SimConfig& config, std::uint64_t seed) {
     leaf.mgmt_ip = fmt::format("10.255.{}.{}", (l + 1) / 250, (l + 1) % 250);
     leaf.hwsku = "Mellanox-SN4600C-C64";
     leaf.uptime_s = rng.uniform(40.0, 400.0) * 86400.0;
-    leaf.cross_fraction = leaves > 1 ? static_cast<double>(leaves - 1) / static_cast<double>(leaves)
-                                     : 0.5;
+    leaf.cross_fraction =
+        leaves > 1 ? static_cast<double>(leaves - 1) / static_cast<double>(leaves) : 0.5;
     leaf.cross_fraction = std::max(leaf.cross_fraction, 0.5);
     int down_gbps = 0;
     int number = 0;
@@ -171,8 +174,9 @@ Fabric build_topology(const SimConfig& config, std::uint64_t seed) {
   for (const Switch& leaf : fabric.switches) {
     total_uplinks += uplinks_of(leaf).size();
   }
-  const std::size_t spines = std::max<std::size_t>(
-      std::min<std::size_t>(uplinks_per_leaf, 4), (total_uplinks + k_spine_ports - 1) / k_spine_ports);
+  const std::size_t spines =
+      std::max<std::size_t>(std::min<std::size_t>(uplinks_per_leaf, 4),
+                            (total_uplinks + k_spine_ports - 1) / k_spine_ports);
   for (std::size_t s = 0; s < spines; ++s) {
     Switch spine;
     spine.name = fmt::format("spine{}", s + 1);

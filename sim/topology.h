@@ -37,9 +37,9 @@ struct Nic {
   int active_mtu = 4096;
   std::uint8_t pfc_mask = 0x08;  // PFC-enabled priorities (bit p)
   bool trust_dscp = true;
-  std::size_t leaf = k_none;  // switch index
-  std::size_t port = k_none;  // port index on that switch
-  double perf_bw_factor = 1.0;   // what faults do to a perftest through this NIC
+  std::size_t leaf = k_none;    // switch index
+  std::size_t port = k_none;    // port index on that switch
+  double perf_bw_factor = 1.0;  // what faults do to a perftest through this NIC
   double perf_lat_factor = 1.0;
   bool perf_fails = false;
   NicRates rates;
@@ -86,7 +86,7 @@ struct Switch {
   std::string mgmt_ip;
   std::string hwsku;
   double uptime_s = 0.0;
-  double cross_fraction = 0.5;  // leaf: share of host traffic that leaves through the uplinks
+  double cross_fraction = 0.5;     // leaf: share of host traffic that leaves through the uplinks
   std::vector<std::size_t> hosts;  // leaf: hosts cabled to it
 };
 

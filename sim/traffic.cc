@@ -232,8 +232,7 @@ void derive_links(Fabric& fabric) {
       }
     }
     const double up_packet = totals.rx_packets > 0 ? totals.rx_bytes / totals.rx_packets : 1500.0;
-    const double down_packet =
-        totals.tx_packets > 0 ? totals.tx_bytes / totals.tx_packets : 1500.0;
+    const double down_packet = totals.tx_packets > 0 ? totals.tx_bytes / totals.tx_packets : 1500.0;
     const double roce_share = totals.tx_bytes > 0 ? totals.tx_roce / totals.tx_bytes : 0.98;
     for (Port& port : leaf.ports) {
       if (port.kind != PortKind::Uplink || weight_sum <= 0) {

@@ -5,8 +5,7 @@
 namespace netdoctor::kb::store {
 
 std::optional<BaselineComparison> compare_with_baseline(const PerfRun& current,
-                                                        const PerfRun& baseline,
-                                                        double threshold) {
+                                                        const PerfRun& baseline, double threshold) {
   if (current.client != baseline.client || current.server != baseline.server ||
       current.device != baseline.device || current.test != baseline.test ||
       current.msg_bytes != baseline.msg_bytes) {
@@ -33,8 +32,8 @@ std::optional<BaselineComparison> compare_with_baseline(const PerfRun& current,
   if (*comparison.baseline_value <= 0.0) {
     return comparison;  // a zero baseline measures nothing; report, never flag
   }
-  double change = (*comparison.current_value - *comparison.baseline_value) /
-                  *comparison.baseline_value;
+  double change =
+      (*comparison.current_value - *comparison.baseline_value) / *comparison.baseline_value;
   comparison.change = change;
   comparison.deviates = higher_is_better ? change < -threshold : change > threshold;
   return comparison;

@@ -25,8 +25,7 @@ struct BaselineComparison {
 // Compares `current` with `baseline`. nullopt when they are not comparable: another pair,
 // device, test or message size, or no figure in common.
 std::optional<BaselineComparison> compare_with_baseline(const PerfRun& current,
-                                                        const PerfRun& baseline,
-                                                        double threshold);
+                                                        const PerfRun& baseline, double threshold);
 
 // Each current run against its key's latest baseline, in the order given.
 Result<std::vector<BaselineComparison>> check_against_baselines(BaselineRepository& baselines,

@@ -97,7 +97,9 @@ Result<std::vector<PerfRun>> BaselineRepository::query(const std::string& where,
   }
 }
 
-Result<std::vector<PerfRun>> BaselineRepository::list() { return query("", {}); }
+Result<std::vector<PerfRun>> BaselineRepository::list() {
+  return query("", {});
+}
 
 Result<std::vector<PerfRun>> BaselineRepository::for_pair(const std::string& client,
                                                           const std::string& server) {

@@ -51,7 +51,8 @@ const char* to_string(ChangeVerdict verdict) {
 }
 
 std::optional<ChangeVerdict> parse_change_verdict(const std::string& text) {
-  for (auto verdict : {ChangeVerdict::Improved, ChangeVerdict::Regressed, ChangeVerdict::NoEffect}) {
+  for (auto verdict :
+       {ChangeVerdict::Improved, ChangeVerdict::Regressed, ChangeVerdict::NoEffect}) {
     if (text == to_string(verdict)) {
       return verdict;
     }
@@ -88,8 +89,8 @@ Result<Change> ChangeRepository::record(const NewChange& change) {
                         "pass --force to record this one anyway (the record will say so)",
                         describe(*open), iso8601_utc(open->recorded_at), open->id, open->id));
       }
-      forced_note = fmt::format("recorded with --force while change {} was still open",
-                                describe(*open));
+      forced_note =
+          fmt::format("recorded with --force while change {} was still open", describe(*open));
     }
     ND_TRY_ASSIGN(Statement stmt,
                   m_db.prepare("INSERT INTO changes (incident_id, recorded_at, entity, variable, "

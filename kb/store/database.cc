@@ -11,7 +11,9 @@ namespace netdoctor::kb::store {
 Database::Database(sqlite3* handle, std::string path, DatabaseOptions options)
     : m_handle(handle), m_path(std::move(path)), m_options(options) {}
 
-Database::~Database() { sqlite3_close_v2(m_handle); }
+Database::~Database() {
+  sqlite3_close_v2(m_handle);
+}
 
 Database::Database(Database&& other) noexcept
     : m_handle(std::exchange(other.m_handle, nullptr)),
@@ -113,7 +115,9 @@ Status Database::read(const std::function<Status()>& body) {
   return status;
 }
 
-std::int64_t Database::last_insert_id() const { return sqlite3_last_insert_rowid(m_handle); }
+std::int64_t Database::last_insert_id() const {
+  return sqlite3_last_insert_rowid(m_handle);
+}
 
 Result<int> Database::user_version() {
   ND_TRY_ASSIGN(Statement stmt, prepare("PRAGMA user_version"));

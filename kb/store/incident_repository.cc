@@ -51,12 +51,13 @@ Error unknown_incident(std::int64_t id) {
 
 }  // namespace
 
-Result<std::int64_t> IncidentRepository::open(const std::string& symptom,
-                                              const std::string& scope, double at) {
+Result<std::int64_t> IncidentRepository::open(const std::string& symptom, const std::string& scope,
+                                              double at) {
   std::int64_t id = 0;
   auto body = [&]() -> Status {
-    ND_TRY_ASSIGN(Statement stmt,
-                  m_db.prepare("INSERT INTO incidents (opened_at, symptom, scope) VALUES (?, ?, ?)"));
+    ND_TRY_ASSIGN(
+        Statement stmt,
+        m_db.prepare("INSERT INTO incidents (opened_at, symptom, scope) VALUES (?, ?, ?)"));
     stmt.bind(1, at).bind(2, symptom).bind(3, scope);
     ND_TRY(stmt.run());
     id = m_db.last_insert_id();
@@ -164,9 +165,10 @@ Status IncidentRepository::load_rows(DiagnosisRecord& record) {
     cause.remediation = from_json_array(causes.text(4));
     record.causes.push_back(std::move(cause));
   }
-  ND_TRY_ASSIGN(Statement evidence,
-                m_db.prepare("SELECT rank, probe, signal, summary, weight, value, fleet_normal, unit "
-                             "FROM diagnosis_evidence WHERE diagnosis_id = ? ORDER BY rank, seq"));
+  ND_TRY_ASSIGN(
+      Statement evidence,
+      m_db.prepare("SELECT rank, probe, signal, summary, weight, value, fleet_normal, unit "
+                   "FROM diagnosis_evidence WHERE diagnosis_id = ? ORDER BY rank, seq"));
   evidence.bind(1, record.id);
   while (true) {
     ND_TRY_ASSIGN(bool row, evidence.step());

@@ -20,8 +20,8 @@ struct Incident {
   std::string symptom;
   std::string scope;  // the bundle path or the hosts looked at
   std::optional<double> closed_at;
-  std::string cause_id;  // given at close
-  std::string summary;   // given at close
+  std::string cause_id;         // given at close
+  std::string summary;          // given at close
   std::string confirmed_cause;  // set when a verified change made the symptom go away
   std::optional<std::int64_t> confirmed_by_change;
 
@@ -65,8 +65,8 @@ struct DiagnosisRecord {
   std::optional<std::int64_t> change_id;   // the change a verify run judged
   std::string symptom;
   std::string scope;
-  std::string verdict;  // "root-cause-found", "inconclusive", "healthy"
-  std::string json;     // the diagnosis as rendered (spec/diagnosis.md)
+  std::string verdict;           // "root-cause-found", "inconclusive", "healthy"
+  std::string json;              // the diagnosis as rendered (spec/diagnosis.md)
   std::vector<CauseRow> causes;  // highest confidence first
   std::vector<ProbeRow> probes;  // in run order
 
@@ -92,8 +92,7 @@ class IncidentRepository {
   Result<std::optional<DiagnosisRecord>> latest_diagnosis(std::int64_t incident_id);
 
   // Refused when already closed.
-  Status close(std::int64_t id, const std::string& cause_id, const std::string& summary,
-               double at);
+  Status close(std::int64_t id, const std::string& cause_id, const std::string& summary, double at);
   Status confirm_cause(std::int64_t id, const std::string& cause_id, std::int64_t change_id);
 
  private:

@@ -118,7 +118,9 @@ CREATE INDEX baselines_by_key ON baselines(client, server, device, test, measure
 
 }  // namespace
 
-int latest_schema_version() { return static_cast<int>(k_migrations.size()); }
+int latest_schema_version() {
+  return static_cast<int>(k_migrations.size());
+}
 
 Error newer_schema_error(int found, const std::string& path) {
   return make_error(ErrorCode::Unsupported,

@@ -26,7 +26,9 @@ std::string number(std::optional<double> value, const std::string& unit = {}) {
   return unit.empty() ? text : text + " " + unit;
 }
 
-std::string percent(double fraction) { return fmt::format("{:.0f} %", fraction * 100.0); }
+std::string percent(double fraction) {
+  return fmt::format("{:.0f} %", fraction * 100.0);
+}
 
 std::string diagnosis_line(const DiagnosisRecord& record) {
   std::string head =
@@ -69,8 +71,8 @@ std::vector<Event> timeline(const PostmortemData& data) {
                                     change.verify_source, to_string(*change.verdict))});
     }
     if (change.rolled_back_at) {
-      events.push_back({*change.rolled_back_at, "rollback",
-                        fmt::format("change #{} rolled back", change.id)});
+      events.push_back(
+          {*change.rolled_back_at, "rollback", fmt::format("change #{} rolled back", change.id)});
     }
   }
   if (data.incident.closed_at) {
@@ -129,8 +131,8 @@ RootCause root_cause(const PostmortemData& data) {
     for (auto it = data.diagnoses.rbegin(); it != data.diagnoses.rend(); ++it) {
       if (it->origin == k_origin_diagnose && it->top_cause() != nullptr) {
         root.id = it->top_cause()->id;
-        root.how = fmt::format("suspected: top-ranked cause of diagnosis #{}, not yet confirmed",
-                               it->id);
+        root.how =
+            fmt::format("suspected: top-ranked cause of diagnosis #{}, not yet confirmed", it->id);
         break;
       }
     }
@@ -161,9 +163,10 @@ std::vector<std::string> follow_ups(const PostmortemData& data, const RootCause&
     }
   }
   if (!data.incident.closed()) {
-    items.push_back(fmt::format("close the incident: netdoctor incident close {} --cause {} "
-                                "--summary \"...\"",
-                                data.incident.id, root.id.empty() ? "ID" : root.id));
+    items.push_back(
+        fmt::format("close the incident: netdoctor incident close {} --cause {} "
+                    "--summary \"...\"",
+                    data.incident.id, root.id.empty() ? "ID" : root.id));
   }
   if (root.row != nullptr) {
     for (const std::string& step : root.row->remediation) {
@@ -182,9 +185,8 @@ std::vector<std::string> follow_ups(const PostmortemData& data, const RootCause&
 }
 
 nlohmann::json figure_json(const Figure& figure) {
-  nlohmann::json out{{"label", figure.label},
-                     {"unit", figure.unit},
-                     {"lower_is_better", figure.lower_is_better}};
+  nlohmann::json out{
+      {"label", figure.label}, {"unit", figure.unit}, {"lower_is_better", figure.lower_is_better}};
   out["before"] = figure.before ? nlohmann::json(*figure.before) : nlohmann::json();
   out["after"] = figure.after ? nlohmann::json(*figure.after) : nlohmann::json();
   return out;
@@ -247,9 +249,9 @@ std::string render_postmortem_markdown(const PostmortemData& data) {
   md += "## Summary\n\n";
   md += incident.summary.empty() ? "No summary yet: the incident is still open.\n\n"
                                  : incident.summary + "\n\n";
-  md += fmt::format("- Status: {}\n", incident.closed()
-                                          ? "closed " + iso8601_utc(*incident.closed_at)
-                                          : std::string("open"));
+  md +=
+      fmt::format("- Status: {}\n", incident.closed() ? "closed " + iso8601_utc(*incident.closed_at)
+                                                      : std::string("open"));
   md += fmt::format("- Opened: {}\n", iso8601_utc(incident.opened_at));
   md += fmt::format("- Root cause: {}\n\n", root.id.empty() ? "not established" : root.id);
 
@@ -270,10 +272,10 @@ std::string render_postmortem_markdown(const PostmortemData& data) {
   if (root.id.empty()) {
     md += "Not established.\n";
   } else {
-    md += fmt::format("**{}**{}: {}.\n", root.id,
-                      root.row != nullptr && !root.row->title.empty() ? " - " + root.row->title
-                                                                      : std::string(),
-                      root.how);
+    md += fmt::format(
+        "**{}**{}: {}.\n", root.id,
+        root.row != nullptr && !root.row->title.empty() ? " - " + root.row->title : std::string(),
+        root.how);
     if (root.row != nullptr) {
       if (!root.row->entities.empty()) {
         md += fmt::format("\nWhere: {}\n", fmt::join(root.row->entities, ", "));
@@ -312,11 +314,10 @@ std::string render_postmortem_markdown(const PostmortemData& data) {
       md += "\n| figure | before | after | move |\n|---|---|---|---|\n";
       for (const Figure& figure : change.figures) {
         auto move = relative_improvement(figure);
-        md += fmt::format("| {} | {} | {} | {} |\n", figure.label,
-                          number(figure.before, figure.unit),
-                          figure.after ? number(figure.after, figure.unit)
-                                       : std::string("no longer found"),
-                          move ? fmt::format("{:+.1f} % better", *move * 100.0) : "-");
+        md += fmt::format(
+            "| {} | {} | {} | {} |\n", figure.label, number(figure.before, figure.unit),
+            figure.after ? number(figure.after, figure.unit) : std::string("no longer found"),
+            move ? fmt::format("{:+.1f} % better", *move * 100.0) : "-");
       }
     }
     md += "\n";
@@ -327,10 +328,10 @@ std::string render_postmortem_markdown(const PostmortemData& data) {
   for (const Change& change : data.changes) {
     if (change.rolled_back_at) {
       any_rollback = true;
-      md += fmt::format("- change #{} ({} {}), undone with: `netdoctor change record --incident {} "
-                        "{}`\n",
-                        change.id, change.entity, change.variable, incident.id,
-                        reverse_change_arguments(change));
+      md += fmt::format(
+          "- change #{} ({} {}), undone with: `netdoctor change record --incident {} "
+          "{}`\n",
+          change.id, change.entity, change.variable, incident.id, reverse_change_arguments(change));
     }
   }
   if (!any_rollback) {
@@ -395,7 +396,8 @@ nlohmann::json render_postmortem_json(const PostmortemData& data) {
                         {"why", change.why},
                         {"forced_note", change.forced_note},
                         {"verify_source", change.verify_source}};
-    item["verdict"] = change.verdict ? nlohmann::json(to_string(*change.verdict)) : nlohmann::json();
+    item["verdict"] =
+        change.verdict ? nlohmann::json(to_string(*change.verdict)) : nlohmann::json();
     item["verified_at"] =
         change.verified_at ? nlohmann::json(iso8601_utc(*change.verified_at)) : nlohmann::json();
     item["rolled_back_at"] = change.rolled_back_at

@@ -47,7 +47,9 @@ Error sqlite_error(sqlite3* db, int rc, std::string context) {
 Statement::Statement(sqlite3* db, sqlite3_stmt* stmt, std::string sql)
     : m_db(db), m_stmt(stmt), m_sql(std::move(sql)) {}
 
-Statement::~Statement() { sqlite3_finalize(m_stmt); }
+Statement::~Statement() {
+  sqlite3_finalize(m_stmt);
+}
 
 Statement::Statement(Statement&& other) noexcept
     : m_db(std::exchange(other.m_db, nullptr)),
@@ -83,9 +85,9 @@ Statement& Statement::bind(int index, double value) {
 }
 
 Statement& Statement::bind(int index, std::string_view value) {
-  note_bind(sqlite3_bind_text64(m_stmt, index, value.data(), value.size(), SQLITE_TRANSIENT,
-                                SQLITE_UTF8),
-            index);
+  note_bind(
+      sqlite3_bind_text64(m_stmt, index, value.data(), value.size(), SQLITE_TRANSIENT, SQLITE_UTF8),
+      index);
   return *this;
 }
 
@@ -127,9 +129,13 @@ Status Statement::run() {
   }
 }
 
-std::int64_t Statement::int64(int column) const { return sqlite3_column_int64(m_stmt, column); }
+std::int64_t Statement::int64(int column) const {
+  return sqlite3_column_int64(m_stmt, column);
+}
 
-double Statement::real(int column) const { return sqlite3_column_double(m_stmt, column); }
+double Statement::real(int column) const {
+  return sqlite3_column_double(m_stmt, column);
+}
 
 std::string Statement::text(int column) const {
   const unsigned char* data = sqlite3_column_text(m_stmt, column);

@@ -14,8 +14,8 @@ Status prepare_mtu_mismatch(FaultContext& context) {
     ND_TRY_ASSIGN(ref, find_entity(fabric, context.requested));
   }
   if (ref.kind == EntityKind::Port || ref.kind == EntityKind::Switch) {
-    ND_TRY_ASSIGN(context.target, pick_host_port(fabric, "mtu-mismatch", context.requested,
-                                                 context.rng));
+    ND_TRY_ASSIGN(context.target,
+                  pick_host_port(fabric, "mtu-mismatch", context.requested, context.rng));
     Port& port = fabric.switches[context.target.sw].ports[context.target.port];
     port.mtu = 1500;
     context.culprits = {port_entity(fabric, context.target.sw, context.target.port),
@@ -78,8 +78,8 @@ Status inject_mtu_mismatch(FaultContext& context) {
 
 Status prepare_firmware_mismatch(FaultContext& context) {
   Fabric& fabric = context.fabric;
-  ND_TRY_ASSIGN(context.target, pick_host(fabric, "firmware-mismatch", context.requested,
-                                          context.rng));
+  ND_TRY_ASSIGN(context.target,
+                pick_host(fabric, "firmware-mismatch", context.requested, context.rng));
   const EntityRef& t = context.target;
   context.culprits.push_back(host_entity(fabric, t.host));
   for (const std::size_t n : target_nics(fabric, t)) {

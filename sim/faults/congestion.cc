@@ -21,8 +21,8 @@ void load_leaf(Fabric& fabric, std::size_t leaf, double utilization, Rng& rng) {
 }  // namespace
 
 Status prepare_ecmp_imbalance(FaultContext& context) {
-  ND_TRY_ASSIGN(context.target, pick_leaf(context.fabric, "ecmp-imbalance", context.requested,
-                                          context.rng));
+  ND_TRY_ASSIGN(context.target,
+                pick_leaf(context.fabric, "ecmp-imbalance", context.requested, context.rng));
   Switch& leaf = context.fabric.switches[context.target.sw];
   const std::vector<std::size_t> ups = uplinks_of(leaf);
   if (ups.size() < 2) {
@@ -63,8 +63,8 @@ Status inject_ecmp_imbalance(FaultContext& context) {
 }
 
 Status prepare_oversubscription(FaultContext& context) {
-  ND_TRY_ASSIGN(context.target, pick_leaf(context.fabric, "oversubscription", context.requested,
-                                          context.rng));
+  ND_TRY_ASSIGN(context.target,
+                pick_leaf(context.fabric, "oversubscription", context.requested, context.rng));
   const std::size_t leaf = context.target.sw;
   const std::size_t ups = uplinks_of(context.fabric.switches[leaf]).size();
   // Built with a quarter of the uplinks it needs (a 1:4 leaf in a 1:1 fabric).
@@ -125,8 +125,8 @@ Status inject_buffer_exhaustion(FaultContext& context) {
 }
 
 Status prepare_ecn_misconfig(FaultContext& context) {
-  ND_TRY_ASSIGN(context.target, pick_leaf(context.fabric, "ecn-misconfig", context.requested,
-                                          context.rng));
+  ND_TRY_ASSIGN(context.target,
+                pick_leaf(context.fabric, "ecn-misconfig", context.requested, context.rng));
   context.culprits = {switch_entity(context.fabric, context.target.sw)};
   return {};
 }

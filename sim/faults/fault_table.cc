@@ -2,7 +2,9 @@
 
 namespace netdoctor::sim {
 namespace {
-Status no_step(FaultContext& /*context*/) { return {}; }
+Status no_step(FaultContext& /*context*/) {
+  return {};
+}
 }  // namespace
 
 const std::vector<FaultSpec>& fault_table() {
@@ -20,11 +22,9 @@ const std::vector<FaultSpec>& fault_table() {
       {"lossy-roce", "timeouts", prepare_lossy_roce, inject_lossy_roce},
       {"traffic-isolation", "slowdown", prepare_traffic_isolation, inject_traffic_isolation},
       {"clock-skew", "timeouts", prepare_clock_skew, inject_clock_skew},
-      {"addressing-conflict", "timeouts", prepare_addressing_conflict,
-       inject_addressing_conflict},
+      {"addressing-conflict", "timeouts", prepare_addressing_conflict, inject_addressing_conflict},
       {"small-messages", "low-utilization", prepare_small_messages, inject_small_messages},
-      {"baseline-regression", "slowdown", prepare_baseline_regression,
-       inject_baseline_regression},
+      {"baseline-regression", "slowdown", prepare_baseline_regression, inject_baseline_regression},
   };
   return k_table;
 }
@@ -68,10 +68,9 @@ void add_loss_symptoms(Nic& nic, double lost_per_s, Rng& rng) {
 }
 
 void scale_traffic(Nic& nic, double factor) {
-  for (const NicRate rate :
-       {NicRate::TxRdmaBytes, NicRate::TxRdmaPackets, NicRate::RxRdmaBytes, NicRate::RxRdmaPackets,
-        NicRate::TxOtherBytes, NicRate::TxOtherPackets, NicRate::RxOtherBytes,
-        NicRate::RxOtherPackets}) {
+  for (const NicRate rate : {NicRate::TxRdmaBytes, NicRate::TxRdmaPackets, NicRate::RxRdmaBytes,
+                             NicRate::RxRdmaPackets, NicRate::TxOtherBytes, NicRate::TxOtherPackets,
+                             NicRate::RxOtherBytes, NicRate::RxOtherPackets}) {
     nic.rates.scale(rate, factor);
   }
 }

@@ -18,9 +18,9 @@ namespace netdoctor::sim {
 struct FaultContext {
   Fabric& fabric;
   Rng& rng;
-  std::string requested;  // entity named on the command line, may be empty
-  EntityRef target;       // set by prepare
-  std::size_t peer_host = k_none;  // a second host, for faults between two hosts
+  std::string requested;              // entity named on the command line, may be empty
+  EntityRef target;                   // set by prepare
+  std::size_t peer_host = k_none;     // a second host, for faults between two hosts
   std::vector<std::string> culprits;  // entity names a correct diagnosis may blame
 };
 

@@ -8,8 +8,8 @@
 namespace netdoctor::sim {
 
 Status prepare_clock_skew(FaultContext& context) {
-  ND_TRY_ASSIGN(context.target, pick_host(context.fabric, "clock-skew", context.requested,
-                                          context.rng));
+  ND_TRY_ASSIGN(context.target,
+                pick_host(context.fabric, "clock-skew", context.requested, context.rng));
   Host& host = context.fabric.hosts[context.target.host];
   const double magnitude = context.rng.uniform(1.2, 6.0);
   host.clock_offset_s = context.rng.chance(0.5) ? magnitude : -magnitude;
@@ -28,8 +28,8 @@ Status inject_clock_skew(FaultContext& context) {
 
 Status prepare_addressing_conflict(FaultContext& context) {
   Fabric& fabric = context.fabric;
-  ND_TRY_ASSIGN(context.target, pick_host(fabric, "addressing-conflict", context.requested,
-                                          context.rng));
+  ND_TRY_ASSIGN(context.target,
+                pick_host(fabric, "addressing-conflict", context.requested, context.rng));
   EntityRef& t = context.target;
   Host& host = fabric.hosts[t.host];
   if (fabric.hosts.size() == 1) {
@@ -39,8 +39,8 @@ Status prepare_addressing_conflict(FaultContext& context) {
     }
     // Nobody to collide with: the host's NICs share the first NIC's subnet instead.
     for (std::size_t n = 1; n < host.nics.size(); ++n) {
-      host.nics[n].ip = host.nics[0].ip.substr(0, host.nics[0].ip.rfind('.') + 1) +
-                        std::to_string(100 + n);
+      host.nics[n].ip =
+          host.nics[0].ip.substr(0, host.nics[0].ip.rfind('.') + 1) + std::to_string(100 + n);
       host.nics[n].prefix_len = host.nics[0].prefix_len;
     }
     context.culprits = {host_entity(fabric, t.host)};
@@ -60,9 +60,9 @@ Status prepare_addressing_conflict(FaultContext& context) {
   Nic& victim = fabric.hosts[other].nics[std::min(n, fabric.hosts[other].nics.size() - 1)];
   host.nics[n].ip = victim.ip;
   host.nics[n].prefix_len = victim.prefix_len;
-  context.culprits = {host_entity(fabric, t.host), host_entity(fabric, other),
-                      netdev_entity(fabric, t.host, n),
-                      netdev_entity(fabric, other, std::min(n, fabric.hosts[other].nics.size() - 1))};
+  context.culprits = {
+      host_entity(fabric, t.host), host_entity(fabric, other), netdev_entity(fabric, t.host, n),
+      netdev_entity(fabric, other, std::min(n, fabric.hosts[other].nics.size() - 1))};
   return {};
 }
 

@@ -16,8 +16,8 @@ void name_link(FaultContext& context) {
 }  // namespace
 
 Status prepare_link_errors(FaultContext& context) {
-  ND_TRY_ASSIGN(context.target, pick_nic(context.fabric, "link-errors", context.requested,
-                                         context.rng));
+  ND_TRY_ASSIGN(context.target,
+                pick_nic(context.fabric, "link-errors", context.requested, context.rng));
   name_link(context);
   return {};
 }
@@ -27,8 +27,8 @@ Status inject_link_errors(FaultContext& context) {
   Rng& rng = context.rng;
   Nic& nic = fabric.hosts[context.target.host].nics[context.target.nic];
   Port& port = fabric.switches[nic.leaf].ports[nic.port];
-  const double window = fabric.interval_s * static_cast<double>(std::max<std::size_t>(
-                                                1, fabric.samples - 1));
+  const double window =
+      fabric.interval_s * static_cast<double>(std::max<std::size_t>(1, fabric.samples - 1));
   nic.rates[NicRate::SymbolErrors] = rng.uniform(80.0, 600.0);
   nic.rates[NicRate::CrcErrors] = rng.uniform(10.0, 80.0);
   nic.rates[NicRate::CorrectedBits] = rng.uniform(2e5, 2e6);
@@ -49,8 +49,8 @@ Status inject_link_errors(FaultContext& context) {
 }
 
 Status prepare_link_degraded(FaultContext& context) {
-  ND_TRY_ASSIGN(context.target, pick_nic(context.fabric, "link-degraded", context.requested,
-                                         context.rng));
+  ND_TRY_ASSIGN(context.target,
+                pick_nic(context.fabric, "link-degraded", context.requested, context.rng));
   name_link(context);
   Nic& nic = context.fabric.hosts[context.target.host].nics[context.target.nic];
   Port& port = context.fabric.switches[nic.leaf].ports[nic.port];

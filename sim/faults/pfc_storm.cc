@@ -6,8 +6,8 @@
 namespace netdoctor::sim {
 
 Status prepare_pfc_storm(FaultContext& context) {
-  ND_TRY_ASSIGN(context.target, pick_nic(context.fabric, "pfc-storm", context.requested,
-                                         context.rng));
+  ND_TRY_ASSIGN(context.target,
+                pick_nic(context.fabric, "pfc-storm", context.requested, context.rng));
   const EntityRef& t = context.target;
   const Nic& nic = context.fabric.hosts[t.host].nics[t.nic];
   context.culprits = {nic_entity(context.fabric, t.host, t.nic),

@@ -14,8 +14,8 @@ void name_host_and_nics(FaultContext& context) {
 }  // namespace
 
 Status prepare_lossy_roce(FaultContext& context) {
-  ND_TRY_ASSIGN(context.target, pick_host(context.fabric, "lossy-roce", context.requested,
-                                          context.rng));
+  ND_TRY_ASSIGN(context.target,
+                pick_host(context.fabric, "lossy-roce", context.requested, context.rng));
   name_host_and_nics(context);
   for (const std::size_t n : target_nics(context.fabric, context.target)) {
     context.fabric.hosts[context.target.host].nics[n].pfc_mask = 0;
@@ -28,8 +28,8 @@ Status inject_lossy_roce(FaultContext& context) {
   Rng& rng = context.rng;
   for (const std::size_t n : target_nics(fabric, context.target)) {
     Nic& nic = fabric.hosts[context.target.host].nics[n];
-    for (const NicRate rate : {NicRate::TxPause, NicRate::RxPause, NicRate::TxPauseMicros,
-                               NicRate::RxPauseMicros}) {
+    for (const NicRate rate :
+         {NicRate::TxPause, NicRate::RxPause, NicRate::TxPauseMicros, NicRate::RxPauseMicros}) {
       nic.rates[rate] = 0.0;
       nic.history[rate] = 0.0;
     }
@@ -50,8 +50,8 @@ Status inject_lossy_roce(FaultContext& context) {
 }
 
 Status prepare_traffic_isolation(FaultContext& context) {
-  ND_TRY_ASSIGN(context.target, pick_host(context.fabric, "traffic-isolation", context.requested,
-                                          context.rng));
+  ND_TRY_ASSIGN(context.target,
+                pick_host(context.fabric, "traffic-isolation", context.requested, context.rng));
   name_host_and_nics(context);
   return {};
 }
@@ -67,8 +67,8 @@ Status inject_traffic_isolation(FaultContext& context) {
     nic.rates[NicRate::TxOtherRocePackets] = nic.rates[NicRate::TxOtherRoceBytes] / packet;
     nic.rates[NicRate::RxOtherRoceBytes] = line * rng.uniform(0.1, 0.25);
     nic.rates[NicRate::RxOtherRocePackets] = nic.rates[NicRate::RxOtherRoceBytes] / packet;
-    for (const NicRate rate : {NicRate::TxRdmaBytes, NicRate::TxRdmaPackets,
-                               NicRate::RxRdmaBytes, NicRate::RxRdmaPackets}) {
+    for (const NicRate rate : {NicRate::TxRdmaBytes, NicRate::TxRdmaPackets, NicRate::RxRdmaBytes,
+                               NicRate::RxRdmaPackets}) {
       nic.rates.scale(rate, 0.6);
     }
     nic.rates.scale(NicRate::TxPause, rng.uniform(30.0, 80.0));

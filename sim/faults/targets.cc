@@ -105,10 +105,10 @@ Result<EntityRef> find_entity(const Fabric& fabric, std::string_view name) {
   if (kind.empty() || kind == "nic" || kind == "netdev" || kind == "port") {
     return find_pair(fabric, kind, rest, text);
   }
-  return make_error(ErrorCode::InvalidArgument,
-                    "unknown entity kind '" + std::string(kind) +
-                        "' (use host:, nic:, netdev:, switch:, port:)",
-                    std::string(text));
+  return make_error(
+      ErrorCode::InvalidArgument,
+      "unknown entity kind '" + std::string(kind) + "' (use host:, nic:, netdev:, switch:, port:)",
+      std::string(text));
 }
 
 Result<EntityRef> pick_nic(const Fabric& fabric, std::string_view fault, std::string_view name,

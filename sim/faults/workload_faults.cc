@@ -42,8 +42,8 @@ Status prepare_baseline_regression(FaultContext& context) {
     return make_error(ErrorCode::InvalidArgument,
                       "baseline-regression needs at least two hosts (one perftest pair)");
   }
-  ND_TRY_ASSIGN(context.target, pick_host(fabric, "baseline-regression", context.requested,
-                                          context.rng));
+  ND_TRY_ASSIGN(context.target,
+                pick_host(fabric, "baseline-regression", context.requested, context.rng));
   // perftest pairs are (0,1), (2,3), ...; an odd last host pairs with its predecessor.
   std::size_t client = context.target.host / 2 * 2;
   if (client + 1 >= fabric.hosts.size()) {

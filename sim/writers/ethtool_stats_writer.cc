@@ -101,10 +101,10 @@ std::string mlx5_stats(const Fabric& fabric, const Nic& nic, const NicSnapshot& 
   out.add("rx_vport_unicast_bytes", t.rx_kernel_bytes);
   out.add("tx_vport_unicast_packets", t.tx_kernel_packets);
   out.add("tx_vport_unicast_bytes", t.tx_kernel_bytes);
-  for (const char* name : {"rx_vport_multicast_packets", "rx_vport_multicast_bytes",
-                           "tx_vport_multicast_packets", "tx_vport_multicast_bytes",
-                           "rx_vport_broadcast_packets", "rx_vport_broadcast_bytes",
-                           "tx_vport_broadcast_packets", "tx_vport_broadcast_bytes"}) {
+  for (const char* name :
+       {"rx_vport_multicast_packets", "rx_vport_multicast_bytes", "tx_vport_multicast_packets",
+        "tx_vport_multicast_bytes", "rx_vport_broadcast_packets", "rx_vport_broadcast_bytes",
+        "tx_vport_broadcast_packets", "tx_vport_broadcast_bytes"}) {
     out.add(name, noise(nic, name, sample, 5000));
   }
   out.add("rx_vport_rdma_unicast_packets", s[NicRate::RxRdmaPackets]);
@@ -140,11 +140,11 @@ std::string mlx5_stats(const Fabric& fabric, const Nic& nic, const NicSnapshot& 
   out.add("rx_fragments_phy", 0);
   out.add("rx_jabbers_phy", 0);
   const SizeBins bins = size_bins(nic, s);
-  const char* const bin_names[] = {
-      "rx_64_bytes_phy",        "rx_65_to_127_bytes_phy",     "rx_128_to_255_bytes_phy",
-      "rx_256_to_511_bytes_phy", "rx_512_to_1023_bytes_phy",  "rx_1024_to_1518_bytes_phy",
-      "rx_1519_to_2047_bytes_phy", "rx_2048_to_4095_bytes_phy", "rx_4096_to_8191_bytes_phy",
-      "rx_8192_to_10239_bytes_phy"};
+  const char* const bin_names[] = {"rx_64_bytes_phy",           "rx_65_to_127_bytes_phy",
+                                   "rx_128_to_255_bytes_phy",   "rx_256_to_511_bytes_phy",
+                                   "rx_512_to_1023_bytes_phy",  "rx_1024_to_1518_bytes_phy",
+                                   "rx_1519_to_2047_bytes_phy", "rx_2048_to_4095_bytes_phy",
+                                   "rx_4096_to_8191_bytes_phy", "rx_8192_to_10239_bytes_phy"};
   for (std::size_t i = 0; i < 10; ++i) {
     out.add(bin_names[i], bins.bins[i]);
   }
@@ -152,9 +152,9 @@ std::string mlx5_stats(const Fabric& fabric, const Nic& nic, const NicSnapshot& 
   out.add("rx_pcs_symbol_err_phy", s[NicRate::SymbolErrors]);
   out.add("rx_corrected_bits_phy", s[NicRate::CorrectedBits]);
   for (int lane = 0; lane < 4; ++lane) {
-    out.add(fmt::format("rx_err_lane_{}_phy", lane),
-            lane < nic.lanes ? s[NicRate::CorrectedBits] / static_cast<std::uint64_t>(nic.lanes)
-                             : 0);
+    out.add(
+        fmt::format("rx_err_lane_{}_phy", lane),
+        lane < nic.lanes ? s[NicRate::CorrectedBits] / static_cast<std::uint64_t>(nic.lanes) : 0);
   }
   out.add("rx_buffer_passed_thres_phy", s[NicRate::RxDiscardsPhy] / 2);
   for (const char* name : {"rx_pci_signal_integrity", "tx_pci_signal_integrity",
@@ -192,8 +192,8 @@ std::string mlx5_stats(const Fabric& fabric, const Nic& nic, const NicSnapshot& 
   }
   out.add("tx_pause_storm_warning_events", s[NicRate::PauseStormWarnings]);
   out.add("tx_pause_storm_error_events", s[NicRate::PauseStormErrors]);
-  for (const char* name : {"module_unplug", "module_bus_stuck", "module_high_temp",
-                           "module_bad_shorted"}) {
+  for (const char* name :
+       {"module_unplug", "module_bus_stuck", "module_high_temp", "module_bad_shorted"}) {
     out.add(name, 0);
   }
   for (std::size_t ch = 0; ch < k_channels; ++ch) {
@@ -210,8 +210,8 @@ std::string mlx5_stats(const Fabric& fabric, const Nic& nic, const NicSnapshot& 
     const std::uint64_t packets = t.tx_kernel_packets / k_channels;
     out.add(fmt::format("tx{}_packets", ch), packets);
     out.add(fmt::format("tx{}_bytes", ch), t.tx_kernel_bytes / k_channels);
-    for (const char* name : {"tso_packets", "csum_partial", "nop", "stopped", "dropped",
-                             "xmit_more", "recover"}) {
+    for (const char* name :
+         {"tso_packets", "csum_partial", "nop", "stopped", "dropped", "xmit_more", "recover"}) {
       out.add(fmt::format("tx{}_{}", ch, name), 0);
     }
     out.add(fmt::format("tx{}_cqes", ch), packets / 8);

@@ -67,8 +67,8 @@ std::string ip_address(const Host& host) {
                    "       valid_lft forever preferred_lft forever\n"
                    "    inet6 {} scope link \n"
                    "       valid_lft forever preferred_lft forever\n",
-                   nic.ifindex, nic.netdev, nic.mtu, nic.mac, mlx5 ? 9978 : 9500,
-                   mlx5 ? 512 : 74, mlx5 ? 63 : 74, nic.pci, nic.ip, nic.prefix_len,
+                   nic.ifindex, nic.netdev, nic.mtu, nic.mac, mlx5 ? 9978 : 9500, mlx5 ? 512 : 74,
+                   mlx5 ? 63 : 74, nic.pci, nic.ip, nic.prefix_len,
                    broadcast(nic.ip, nic.prefix_len), nic.netdev, link_local(nic.mac));
   }
   return fmt::to_string(out);

@@ -14,20 +14,19 @@ std::string lldp_neighbors(const Fabric& fabric, const Host& host) {
     capability.push_back({{"type", "Bridge"}, {"enabled", true}});
     capability.push_back({{"type", "Router"}, {"enabled", true}});
     nlohmann::ordered_json chassis;
-    chassis[leaf.name] = {{"id", {{"type", "mac"}, {"value", leaf.mac}}},
-                          {"descr", "SONiC Software Version: SONiC.202311.1 - HwSku: " +
-                                        leaf.hwsku +
-                                        " - Distribution: Debian 12.5 - Kernel: 6.1.0-11-2-amd64"},
-                          {"mgmt-ip", leaf.mgmt_ip},
-                          {"capability", capability}};
+    chassis[leaf.name] = {
+        {"id", {{"type", "mac"}, {"value", leaf.mac}}},
+        {"descr", "SONiC Software Version: SONiC.202311.1 - HwSku: " + leaf.hwsku +
+                      " - Distribution: Debian 12.5 - Kernel: 6.1.0-11-2-amd64"},
+        {"mgmt-ip", leaf.mgmt_ip},
+        {"capability", capability}};
     nlohmann::ordered_json entry;
     entry["via"] = "LLDP";
     entry["rid"] = std::to_string(rid++);
     entry["age"] = "12 days, 03:11:42";
     entry["chassis"] = chassis;
-    entry["port"] = {{"id", {{"type", "local"}, {"value", port.name}}},
-                     {"descr", port.alias},
-                     {"ttl", "120"}};
+    entry["port"] = {
+        {"id", {{"type", "local"}, {"value", port.name}}}, {"descr", port.alias}, {"ttl", "120"}};
     nlohmann::ordered_json item;
     item[nic.netdev] = entry;
     interfaces.push_back(item);

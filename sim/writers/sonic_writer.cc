@@ -20,8 +20,8 @@ std::string show_interfaces_counters(const Switch& sw, const std::vector<PortSam
                     byte_rate(tx), fmt::format("{:.2f}%", 100.0 * tx / line), "0",
                     grouped(s[PortRate::RoceQueueDrops] + s[PortRate::OtherQueueDrops]), "0"});
   }
-  return render_table({"IFACE", "STATE", "RX_OK", "RX_BPS", "RX_UTIL", "RX_ERR", "RX_DRP",
-                       "RX_OVR", "TX_OK", "TX_BPS", "TX_UTIL", "TX_ERR", "TX_DRP", "TX_OVR"},
+  return render_table({"IFACE", "STATE", "RX_OK", "RX_BPS", "RX_UTIL", "RX_ERR", "RX_DRP", "RX_OVR",
+                       "TX_OK", "TX_BPS", "TX_UTIL", "TX_ERR", "TX_DRP", "TX_OVR"},
                       rows);
 }
 
@@ -51,9 +51,7 @@ std::string show_pfc_counters(const Switch& sw, const std::vector<PortSample>& p
       std::vector<std::string> row = {sw.ports[i].name};
       for (int prio = 0; prio < 8; ++prio) {
         const std::uint64_t value =
-            prio == roce_priority
-                ? ports[i].counters[rx ? PortRate::PfcRx : PortRate::PfcTx]
-                : 0;
+            prio == roce_priority ? ports[i].counters[rx ? PortRate::PfcRx : PortRate::PfcTx] : 0;
         row.push_back(grouped(value));
       }
       rows.push_back(std::move(row));
@@ -61,8 +59,8 @@ std::string show_pfc_counters(const Switch& sw, const std::vector<PortSample>& p
     if (!rx) {
       out += "\n";
     }
-    out += render_table({rx ? "Port Rx" : "Port Tx", "PFC0", "PFC1", "PFC2", "PFC3", "PFC4",
-                         "PFC5", "PFC6", "PFC7"},
+    out += render_table({rx ? "Port Rx" : "Port Tx", "PFC0", "PFC1", "PFC2", "PFC3", "PFC4", "PFC5",
+                         "PFC6", "PFC7"},
                         rows);
   }
   return out;
@@ -112,9 +110,8 @@ std::string show_lldp_table(const Fabric& fabric, const Switch& sw) {
     }
   }
   return "Capability codes: (R) Router, (B) Bridge, (O) Other\n" +
-         render_table({"LocalPort", "RemoteDevice", "RemotePortID", "Capability",
-                       "RemotePortDescr"},
-                      rows) +
+         render_table(
+             {"LocalPort", "RemoteDevice", "RemotePortID", "Capability", "RemotePortDescr"}, rows) +
          std::string(50, '-') + fmt::format("\nTotal entries displayed:  {}\n", rows.size());
 }
 

@@ -3,7 +3,6 @@
 // a healthy capture -> improved, cause confirmed; export -> a postmortem with the timeline,
 // the figures and the change with its verdict.
 #include <gtest/gtest.h>
-
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -69,9 +68,9 @@ void change_verify_export(const std::string& db, const std::string& incident) {
   ASSERT_EQ(first.code, 0) << first.err;
   ASSERT_TRUE(has(first.out, "change #1 recorded")) << first.out;
 
-  Run second = netdoctor({"change", "record", "--db", db, "--incident", incident, "--entity",
-                          "nic:node07/mlx5_2", "--var", "pfc_priorities", "--from", "3,4", "--to",
-                          "3"});
+  Run second =
+      netdoctor({"change", "record", "--db", db, "--incident", incident, "--entity",
+                 "nic:node07/mlx5_2", "--var", "pfc_priorities", "--from", "3,4", "--to", "3"});
   EXPECT_EQ(second.code, 1);
   EXPECT_TRUE(has(second.err, "#1")) << second.err;
   EXPECT_TRUE(has(second.err, "neither verified nor rolled back")) << second.err;
@@ -81,9 +80,9 @@ void change_verify_export(const std::string& db, const std::string& incident) {
   EXPECT_TRUE(has(verify.out, "improved")) << verify.out;
   EXPECT_TRUE(has(verify.out, "confirmed by change #1")) << verify.out;
 
-  Run third = netdoctor({"change", "record", "--db", db, "--incident", incident, "--entity",
-                         "nic:node07/mlx5_2", "--var", "pfc_priorities", "--from", "3,4", "--to",
-                         "3"});
+  Run third =
+      netdoctor({"change", "record", "--db", db, "--incident", incident, "--entity",
+                 "nic:node07/mlx5_2", "--var", "pfc_priorities", "--from", "3,4", "--to", "3"});
   EXPECT_EQ(third.code, 0) << third.err;  // the verified change no longer blocks
 
   Run exported = netdoctor({"incident", "export", incident, "--db", db, "--format", "md"});
@@ -109,9 +108,9 @@ TEST(IncidentEndToEnd, PfcStormRecordedVerifiedOnHealthyAndExported) {
   {
     auto db = kb::store::Database::open(db_path);
     ASSERT_TRUE(db.ok());
-    auto incident = record_diagnosis(*db, std::nullopt, *diagnosis,
-                                     "bundle " + scenario("pfc-storm"),
-                                     engine::render_json(*diagnosis));
+    auto incident =
+        record_diagnosis(*db, std::nullopt, *diagnosis, "bundle " + scenario("pfc-storm"),
+                         engine::render_json(*diagnosis));
     ASSERT_TRUE(incident.ok()) << incident.error().describe();
     ASSERT_EQ(*incident, 1);
   }
@@ -120,8 +119,8 @@ TEST(IncidentEndToEnd, PfcStormRecordedVerifiedOnHealthyAndExported) {
 
 TEST(IncidentEndToEnd, DiagnoseCommandOpensTheIncident) {
   std::string db_path = make_temp_dir("e2e-diagnose") + "/nd.db";
-  Run diagnose = netdoctor({"diagnose", "--bundle", scenario("pfc-storm"), "--symptom",
-                            "slowdown", "--db", db_path});
+  Run diagnose = netdoctor(
+      {"diagnose", "--bundle", scenario("pfc-storm"), "--symptom", "slowdown", "--db", db_path});
   if (diagnose.code == 2 && has(diagnose.err, "--db")) {
     GTEST_SKIP() << "diagnose does not take --db yet (the lead wires it to record_diagnosis)";
   }

@@ -1,12 +1,15 @@
 // Drives the real `netdoctor` binary against a database in a temp dir: the change log, the
 // one-open-change rule, rollback, export, baselines, and where the database lives.
 #include <gtest/gtest.h>
-
 #include <sys/wait.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <sstream>
+
+#include "cli/store_glue.h"
 
 #include "kb/store/change_repository.h"
 #include "kb/store/database.h"
@@ -94,10 +97,10 @@ class StoreCli : public ::testing::Test {
 
   Run record(const std::string& var, const std::string& from, const std::string& to,
              bool force = false) {
-    std::vector<std::string> args = {"change",   "record", "--db",  m_db,    "--incident",
-                                     m_incident, "--entity", "nic:node07/mlx5_2", "--var", var,
-                                     "--from",   from,     "--to",  to,      "--why",
-                                     "pause storm"};
+    std::vector<std::string> args = {"change",     "record",   "--db",     m_db,
+                                     "--incident", m_incident, "--entity", "nic:node07/mlx5_2",
+                                     "--var",      var,        "--from",   from,
+                                     "--to",       to,         "--why",    "pause storm"};
     if (force) {
       args.push_back("--force");
     }
@@ -118,7 +121,8 @@ TEST_F(StoreCli, RecordRefuseRollbackThenRecordAgain) {
   Run second = record("pfc_priorities", "3,4", "3");
   EXPECT_EQ(second.code, 1);
   EXPECT_TRUE(has(second.err, "refused")) << second.err;
-  EXPECT_TRUE(has(second.err, "#1 nic:node07/mlx5_2 ecn_min_threshold 150KB -> 50KB")) << second.err;
+  EXPECT_TRUE(has(second.err, "#1 nic:node07/mlx5_2 ecn_min_threshold 150KB -> 50KB"))
+      << second.err;
   EXPECT_TRUE(has(second.err, "unreadable")) << second.err;
 
   Run listed = netdoctor({"change", "list", "--db", m_db, "--incident", m_incident});
@@ -164,7 +168,10 @@ TEST_F(StoreCli, ExportMarkdownHasTheChangeItsVerdictAndTheRollback) {
     ASSERT_TRUE(db.ok());
     store::ChangeRepository changes(*db);
     ASSERT_TRUE(changes
-                    .verify({2, 1'764'663'000.0, store::ChangeVerdict::Improved, "healthy.tar.gz",
+                    .verify({2,
+                             1'764'663'000.0,
+                             store::ChangeVerdict::Improved,
+                             "healthy.tar.gz",
                              {{"pfc-pause/pause-storm", "/s", 41000.0, 150.0, true}}})
                     .ok());
   }
@@ -173,15 +180,14 @@ TEST_F(StoreCli, ExportMarkdownHasTheChangeItsVerdictAndTheRollback) {
                 .code,
             0);
   std::string file = m_dir + "/postmortem.md";
-  Run exported = netdoctor({"incident", "export", m_incident, "--format", "md", "--db", m_db,
-                            "--output", file});
+  Run exported = netdoctor(
+      {"incident", "export", m_incident, "--format", "md", "--db", m_db, "--output", file});
   ASSERT_EQ(exported.code, 0) << exported.err;
   std::string md = read_text(file);
   for (const char* expected :
        {"# Postmortem: incident 1 (slowdown)", "ECN threshold lowered on leaf2",
-        "ecn_min_threshold 150KB -> 50KB", "**improved**", "41000 /s", "150 /s",
-        "## Rolled back", "--var pfc_priorities --from 3 --to 3,4", "## Timeline",
-        "## Follow-ups"}) {
+        "ecn_min_threshold 150KB -> 50KB", "**improved**", "41000 /s", "150 /s", "## Rolled back",
+        "--var pfc_priorities --from 3 --to 3,4", "## Timeline", "## Follow-ups"}) {
     EXPECT_TRUE(has(md, expected)) << expected << "\n" << md;
   }
   Run json = netdoctor({"incident", "export", m_incident, "--format", "json", "--db", m_db});
@@ -241,15 +247,19 @@ TEST(StoreCliDbPath, DatabaseFromANewerNetdoctorIsRefused) {
 std::string bw_output(const std::string& device, double gbps) {
   return "---------------------------------------------------------------------------------------\n"
          "                    RDMA_Write BW Test\n"
-         " Dual-port       : OFF\t\tDevice         : " + device + "\n"
+         " Dual-port       : OFF\t\tDevice         : " +
+         device +
+         "\n"
          " Number of qps   : 1\t\tTransport type : IB\n"
          " Connection type : RC\t\tUsing SRQ      : OFF\n"
          " Link type       : Ethernet\n"
          "---------------------------------------------------------------------------------------\n"
          " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n"
-         " 65536      5000             " + std::to_string(gbps + 0.5) + "             " +
-         std::to_string(gbps) + " \t\t   0.364584\n"
-         "---------------------------------------------------------------------------------------\n";
+         " 65536      5000             " +
+         std::to_string(gbps + 0.5) + "             " + std::to_string(gbps) +
+         " \t\t   0.364584\n"
+         "---------------------------------------------------------------------------------------"
+         "\n";
 }
 
 void write_run(const std::string& bundle, const std::string& kind, const std::string& client,
@@ -280,7 +290,8 @@ TEST(StoreCliBaseline, ImportThenCheckFlagsSixPercentNotFourAndNeverCrossesDevic
   ASSERT_EQ(shown.code, 0) << shown.err;
   EXPECT_TRUE(has(shown.out, "100.00 Gb/s")) << shown.out;
 
-  Run checked = netdoctor({"baseline", "check", "--bundle", bundle, "--db", db, "--format", "json"});
+  Run checked =
+      netdoctor({"baseline", "check", "--bundle", bundle, "--db", db, "--format", "json"});
   ASSERT_EQ(checked.code, 0) << checked.err;
   auto report = nlohmann::json::parse(checked.out);
   ASSERT_EQ(report["comparisons"].size(), 3u);
@@ -300,6 +311,89 @@ TEST(StoreCliBaseline, ImportThenCheckFlagsSixPercentNotFourAndNeverCrossesDevic
   Run text = netdoctor({"baseline", "check", "--bundle", bundle, "--db", db});
   EXPECT_TRUE(has(text.out, "DEVIATION")) << text.out;
   EXPECT_TRUE(has(text.out, "no baseline for this pair/device/test")) << text.out;
+}
+
+// Thread-safe canned runner: the server side runs on its own thread during capture.
+class PerftestRunner final : public CommandRunner {
+ public:
+  Result<CommandOutput> run(const std::vector<std::string>& argv,
+                            const CommandOptions& options) override {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    std::string line;
+    for (const auto& arg : argv) {
+      line += (line.empty() ? "" : " ") + arg;
+    }
+    m_ran.push_back(line);
+    m_timeouts.push_back(options.timeout);
+    CommandOutput output;
+    output.exit_code = 0;
+    bool client = argv.back() == "node02" || argv.back() == "node04";
+    if (client && line.find("ib_write_bw") != std::string::npos) {
+      if (line.find("node03") != std::string::npos) {
+        output.timed_out = true;  // this pair's client never finishes
+        output.exit_code = -1;
+      }
+      output.out = bw_output("mlx5_0", 94.0);
+    }
+    return output;
+  }
+  std::vector<std::string> ran() {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    return m_ran;
+  }
+  std::vector<std::chrono::milliseconds> m_timeouts;
+
+ private:
+  std::mutex m_mutex;
+  std::vector<std::string> m_ran;
+};
+
+TEST(BaselineCapture, ServerStartsFirstClientSecondBothWithTimeoutsFailuresReported) {
+  auto pairs = parse_pairs("# client server device\nnode01 node02 mlx5_0\nnode03 node04\n");
+  ASSERT_TRUE(pairs.ok());
+  ASSERT_EQ(pairs->size(), 2u);
+  PerftestRunner runner;
+  SystemClock clock;
+  CaptureOptions options;
+  options.device = "mlx5_1";
+  options.timeout = std::chrono::milliseconds(5'000);
+  options.server_head_start = std::chrono::milliseconds(100);
+  options.tests = {"ib_write_bw"};
+  std::ostringstream progress;
+  auto runs = capture_baselines(runner, clock, *pairs, options, progress);
+  auto ran = runner.ran();
+  ASSERT_EQ(ran.size(), 4u);
+  EXPECT_EQ(ran[0], "ssh -o BatchMode=yes node02 ib_write_bw -d mlx5_0 --report_gbits");
+  EXPECT_EQ(ran[1], "ssh -o BatchMode=yes node01 ib_write_bw -d mlx5_0 --report_gbits node02");
+  EXPECT_EQ(ran[2], "ssh -o BatchMode=yes node04 ib_write_bw -d mlx5_1 --report_gbits");
+  EXPECT_EQ(ran[3], "ssh -o BatchMode=yes node03 ib_write_bw -d mlx5_1 --report_gbits node04");
+  for (auto timeout : runner.m_timeouts) {
+    EXPECT_EQ(timeout, std::chrono::milliseconds(5'000));
+  }
+  ASSERT_EQ(runs.size(), 1u);  // the timed-out pair is reported, not stored
+  EXPECT_EQ(runs[0].pair(), "node01__node02");
+  EXPECT_EQ(runs[0].device, "mlx5_0");
+  EXPECT_NEAR(runs[0].bw_gbps.value_or(0.0), 94.0, 1e-6);
+  EXPECT_EQ(runs[0].source, "live");
+  EXPECT_TRUE(has(progress.str(), "[1/2] node01 -> node02 mlx5_0 ib_write_bw: 94.00 Gb/s"))
+      << progress.str();
+  EXPECT_TRUE(has(progress.str(), "[2/2] node03 -> node04 mlx5_1 ib_write_bw: failed: client "
+                                  "timed out"))
+      << progress.str();
+}
+
+TEST(BaselineCapture, MalformedPairsLineIsNamed) {
+  auto pairs = parse_pairs("node01 node02\nnode03\n");
+  ASSERT_FALSE(pairs.ok());
+  EXPECT_TRUE(has(pairs.error().message, "line 2")) << pairs.error().message;
+}
+
+TEST(StoreGlueDbPath, FlagThenEnvThenXdgThenHome) {
+  EXPECT_EQ(*resolve_db_path({"/a.db", "/b.db", "/x", "/h"}), "/a.db");
+  EXPECT_EQ(*resolve_db_path({"", "/b.db", "/x", "/h"}), "/b.db");
+  EXPECT_EQ(*resolve_db_path({"", "", "/x", "/h"}), "/x/netdoctor/netdoctor.db");
+  EXPECT_EQ(*resolve_db_path({"", "", "relative", "/h"}), "/h/.local/share/netdoctor/netdoctor.db");
+  EXPECT_FALSE(resolve_db_path({"", "", "", ""}).ok());
 }
 
 }  // namespace

@@ -23,14 +23,18 @@ using testing::finding;
 // the playbook: the sanity sweep) and an active perftest.
 std::string cause_file(const std::string& id, const std::string& probe, const std::string& signal,
                        double weight, const std::string& clearing, const std::string& extra = "") {
-  return "id = \"" + id + "\"\ntitle = \"" + id + " title\"\nmechanism = \"m\"\n"
+  return "id = \"" + id + "\"\ntitle = \"" + id +
+         " title\"\nmechanism = \"m\"\n"
          "category = \"congestion\"\nseverity = \"degrade\"\nsource = \"DOMAIN.md\"\n"
          "remediation = [\"fix {netdev} on {host}\", \"check {switch}\"]\n"
-         "[[supports]]\nprobe = \"" + probe + "\"\nsignal = \"" + signal + "\"\nweight = " +
-         std::to_string(weight) + "\n" + extra +
-         "[[against]]\nprobe = \"" + probe + "\"\nsignal = \"" + clearing + "\"\nweight = 5.0\n"
-         "[next_change]\nvariable = \"v of {entity}\"\nfrom = \"{value}\"\nto = \"{fleet_normal}\"\n"
-         "action = \"change {host}\"\nverify = \"re-run " + probe + "\"\n";
+         "[[supports]]\nprobe = \"" +
+         probe + "\"\nsignal = \"" + signal + "\"\nweight = " + std::to_string(weight) + "\n" +
+         extra + "[[against]]\nprobe = \"" + probe + "\"\nsignal = \"" + clearing +
+         "\"\nweight = 5.0\n"
+         "[next_change]\nvariable = \"v of {entity}\"\nfrom = \"{value}\"\nto = "
+         "\"{fleet_normal}\"\n"
+         "action = \"change {host}\"\nverify = \"re-run " +
+         probe + "\"\n";
 }
 
 const char* k_playbook =
@@ -51,7 +55,8 @@ void load_kb(Fixture& fixture) {
   const std::string victim =
       "[[supports]]\nprobe = \"pause\"\nsignal = \"victim\"\nweight = 1.0\nlocalizes = false\n";
   std::vector<kb::DataFile> causes = {
-      {"kb/causes/pfc-storm.toml", cause_file("pfc-storm", "pause", "origin", 5.0, "quiet", victim)},
+      {"kb/causes/pfc-storm.toml",
+       cause_file("pfc-storm", "pause", "origin", 5.0, "quiet", victim)},
       {"kb/causes/clock-skew.toml", cause_file("clock-skew", "clock", "offset", 5.0, "clock-ok")},
       {"kb/causes/baseline-regression.toml",
        cause_file("baseline-regression", "live-perftest", "regression", 3.0, "perf-ok")},
@@ -60,8 +65,8 @@ void load_kb(Fixture& fixture) {
   auto catalog = kb::Catalog::load(causes, known, false);
   ASSERT_TRUE(catalog.ok()) << catalog.error().describe();
   fixture.catalog = std::move(catalog).value();
-  auto playbooks = kb::PlaybookSet::load({{"playbooks/slowdown.toml", k_playbook}},
-                                         fixture.catalog, known, false);
+  auto playbooks = kb::PlaybookSet::load({{"playbooks/slowdown.toml", k_playbook}}, fixture.catalog,
+                                         known, false);
   ASSERT_TRUE(playbooks.ok()) << playbooks.error().describe();
   fixture.playbooks = std::move(playbooks).value();
 }
@@ -72,9 +77,9 @@ void add_probes(Fixture& fixture, std::vector<probes::Finding> pause,
   fixture.registry.add(std::make_unique<FakeProbe>(
       "pause", CostClass::Passive, std::vector<std::string>{"origin", "victim", "quiet"},
       std::move(pause)));
-  fixture.registry.add(std::make_unique<FakeProbe>(
-      "clock", CostClass::Passive, std::vector<std::string>{"offset", "clock-ok"},
-      std::move(clock)));
+  fixture.registry.add(std::make_unique<FakeProbe>("clock", CostClass::Passive,
+                                                   std::vector<std::string>{"offset", "clock-ok"},
+                                                   std::move(clock)));
   fixture.registry.add(std::make_unique<FakeProbe>(
       "live-perftest", CostClass::Active, std::vector<std::string>{"regression", "perf-ok"},
       std::move(perftest), perftest_runs));

@@ -1,7 +1,6 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-
 #include <set>
 #include <string>
 
@@ -29,8 +28,9 @@ Diagnosis sample_diagnosis() {
   item.unit = "frames/s";
   cause.evidence.push_back(item);
   cause.remediation = {"drain node07"};
-  cause.next_change = NextChange{"nic:node07/mlx5_2", "pfc-storm-origin isolated", "in service",
-                                 "drained", "drain it", "re-run pfc-pause"};
+  cause.next_change =
+      NextChange{"nic:node07/mlx5_2", "pfc-storm-origin isolated", "in service", "drained",
+                 "drain it",          "re-run pfc-pause"};
   diagnosis.causes.push_back(cause);
   diagnosis.probes.push_back({"pfc-pause", "ran", "", 12.5});
   diagnosis.probes.push_back({"perftest-baseline", "skipped", "no perftest runs in bundle", 0.0});
@@ -55,9 +55,9 @@ TEST(RenderJson, TopLevelMatchesTheSpecKeyByKey) {
   EXPECT_EQ(json.at("verdict"), "root-cause-found");
   EXPECT_TRUE(json.at("causes").is_array());
   EXPECT_TRUE(json.at("probes").is_array());
-  const std::set<std::string> allowed = {"format",  "version",   "symptom",       "verdict",
-                                         "causes",  "probes",    "ruled_out",     "data_problems",
-                                         "explain"};
+  const std::set<std::string> allowed = {"format",    "version",       "symptom",
+                                         "verdict",   "causes",        "probes",
+                                         "ruled_out", "data_problems", "explain"};
   for (const auto& key : keys_of(json)) {
     EXPECT_TRUE(allowed.count(key)) << key;
   }

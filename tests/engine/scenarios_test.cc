@@ -2,9 +2,9 @@
 // culprit and verdict (expected.json). Nothing in the engine or kb is particular to them.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -23,6 +23,11 @@ struct Expectation {
   std::vector<std::string> culprits_any;
   std::string bundle;
 };
+
+// gtest prints a failing parameter with this instead of its bytes.
+void PrintTo(const Expectation& expectation, std::ostream* out) {
+  *out << expectation.scenario;
+}
 
 std::vector<Expectation> expectations() {
   std::vector<Expectation> out;
@@ -47,8 +52,8 @@ TEST_P(Scenario, DiagnosesExpectedCauseCulpritAndVerdict) {
   const Expectation& expected = GetParam();
   DiagnoseOptions options;
   options.symptom = expected.symptom;
-  auto diagnosis = diagnose_bundle(
-      netdoctor::testing::shared_dir() + "/scenarios/" + expected.bundle, options);
+  auto diagnosis =
+      diagnose_bundle(netdoctor::testing::shared_dir() + "/scenarios/" + expected.bundle, options);
   ASSERT_TRUE(diagnosis.ok()) << diagnosis.error().describe();
   const std::string text = render_text(*diagnosis);
   EXPECT_EQ(to_string(diagnosis->verdict), expected.verdict) << text;
@@ -69,12 +74,13 @@ TEST_P(Scenario, DiagnosesExpectedCauseCulpritAndVerdict) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Shared, Scenario, ::testing::ValuesIn(expectations()),
-                         [](const ::testing::TestParamInfo<Expectation>& info) {
-                           std::string name = info.param.scenario;
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+std::string scenario_name(const ::testing::TestParamInfo<Expectation>& param_info) {
+  std::string name = param_info.param.scenario;
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Shared, Scenario, ::testing::ValuesIn(expectations()), scenario_name);
 
 }  // namespace
 }  // namespace netdoctor::engine

@@ -12,10 +12,12 @@ namespace {
 using testing::documented_probes;
 
 // A valid cause file; tests break one line of it at a time.
-std::string valid_cause(const std::string& extra_support = "", const std::string& id = "mtu-mismatch") {
-  return "id = \"" + id + "\"\n"                                   // line 1
+std::string valid_cause(const std::string& extra_support = "",
+                        const std::string& id = "mtu-mismatch") {
+  return "id = \"" + id +
+         "\"\n"                                                     // line 1
          "title = \"MTU mismatch\"\n"                               // 2
-         "mechanism = \"Frames too big are dropped.\"\n"           // 3
+         "mechanism = \"Frames too big are dropped.\"\n"            // 3
          "category = \"config\"\n"                                  // 4
          "severity = \"degrade\"\n"                                 // 5
          "source = \"DOMAIN.md: MTU\"\n"                            // 6

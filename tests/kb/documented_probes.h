@@ -8,8 +8,12 @@ namespace netdoctor::kb::testing {
 
 inline KnownProbes documented_probes() {
   return {
-      {"pfc-pause", "passive", {"pfc-storm-origin", "pfc-pause-victim", "pfc-pause-widespread", "pfc-quiet"}},
-      {"drops-buffers", "passive", {"lossless-queue-drops", "nic-discards", "lossy-queue-drops", "drops-clear"}},
+      {"pfc-pause",
+       "passive",
+       {"pfc-storm-origin", "pfc-pause-victim", "pfc-pause-widespread", "pfc-quiet"}},
+      {"drops-buffers",
+       "passive",
+       {"lossless-queue-drops", "nic-discards", "lossy-queue-drops", "drops-clear"}},
       {"ecn-cnp", "passive", {"ecn-inactive", "cnp-ignored", "ecn-active"}},
       {"retransmits", "passive", {"rdma-retransmits", "retransmits-clear"}},
       {"link-errors", "passive", {"link-errors", "link-flap", "link-clean"}},
@@ -18,7 +22,9 @@ inline KnownProbes documented_probes() {
       {"oversubscription", "config", {"oversubscribed-leaf", "capacity-balanced"}},
       {"mtu", "config", {"mtu-mismatch", "mtu-consistent"}},
       {"firmware", "config", {"firmware-mismatch", "firmware-consistent"}},
-      {"qos-config", "config", {"pfc-disabled-on-roce-priority", "trust-mismatch", "qos-consistent"}},
+      {"qos-config",
+       "config",
+       {"pfc-disabled-on-roce-priority", "trust-mismatch", "qos-consistent"}},
       {"traffic-isolation", "passive", {"non-rdma-on-lossless", "isolation-ok"}},
       {"clock", "passive", {"clock-offset", "clock-unsynchronised", "clock-ok"}},
       {"addressing", "config", {"duplicate-ip", "shared-subnet", "addressing-ok"}},

@@ -20,14 +20,19 @@ Catalog embedded_catalog() {
 
 std::string playbook_text(const std::string& candidates, const std::string& probe,
                           const std::string& cost) {
-  return "symptom = \"timeouts\"\n"                 // 1
-         "title = \"Timeouts\"\n"                   // 2
-         "source = \"DOMAIN.md\"\n"                 // 3
-         "candidates = [" + candidates + "]\n"      // 4
-         "\n"                                       // 5
-         "[[step]]\n"                               // 6
-         "probe = \"" + probe + "\"\n"              // 7
-         "cost = \"" + cost + "\"\n";               // 8
+  return "symptom = \"timeouts\"\n"  // 1
+         "title = \"Timeouts\"\n"    // 2
+         "source = \"DOMAIN.md\"\n"  // 3
+         "candidates = [" +
+         candidates +
+         "]\n"         // 4
+         "\n"          // 5
+         "[[step]]\n"  // 6
+         "probe = \"" +
+         probe +
+         "\"\n"  // 7
+         "cost = \"" +
+         cost + "\"\n";  // 8
 }
 
 TEST(Playbooks, EveryEmbeddedPlaybookLoadsOnePerSymptom) {
@@ -46,7 +51,9 @@ TEST(Playbooks, StepsGoFromCheapToExpensiveWithinEachPlaybook) {
   Catalog catalog = embedded_catalog();
   auto set = PlaybookSet::load_embedded(catalog, documented_probes());
   ASSERT_TRUE(set.ok());
-  auto rank = [](const std::string& cost) { return cost == "passive" ? 0 : cost == "config" ? 1 : 2; };
+  auto rank = [](const std::string& cost) {
+    return cost == "passive" ? 0 : cost == "config" ? 1 : 2;
+  };
   for (const auto& playbook : set->playbooks()) {
     // high-latency checks MTU and firmware first, as the article says; elsewhere counters
     // come before configuration and active tests come last.
@@ -102,8 +109,7 @@ TEST(Playbooks, CostClassMustMatchTheProbe) {
 TEST(Playbooks, UnknownKeyIsRejectedWithFileAndLine) {
   Catalog catalog = embedded_catalog();
   std::string text = playbook_text("\"clock-skew\"", "clock", "passive") + "timeout = 5\n";
-  auto playbook =
-      parse_playbook(text, "playbooks/timeouts.toml", catalog, documented_probes());
+  auto playbook = parse_playbook(text, "playbooks/timeouts.toml", catalog, documented_probes());
   ASSERT_FALSE(playbook.ok());
   EXPECT_EQ(playbook.error().context, "playbooks/timeouts.toml:9");
   EXPECT_NE(playbook.error().message.find("timeout"), std::string::npos);
@@ -111,10 +117,9 @@ TEST(Playbooks, UnknownKeyIsRejectedWithFileAndLine) {
 
 TEST(Playbooks, StopRuleDefaultsAndOverrides) {
   Catalog catalog = embedded_catalog();
-  std::string text = playbook_text("\"clock-skew\"", "clock", "passive") +
-                     "\n[stop]\nmin_score = 4.5\n";
-  auto playbook =
-      parse_playbook(text, "playbooks/timeouts.toml", catalog, documented_probes());
+  std::string text =
+      playbook_text("\"clock-skew\"", "clock", "passive") + "\n[stop]\nmin_score = 4.5\n";
+  auto playbook = parse_playbook(text, "playbooks/timeouts.toml", catalog, documented_probes());
   ASSERT_TRUE(playbook.ok()) << playbook.error().describe();
   EXPECT_DOUBLE_EQ(playbook->stop.min_score, 4.5);
   EXPECT_DOUBLE_EQ(playbook->stop.min_margin, StopRule{}.min_margin);

@@ -43,11 +43,13 @@ class StoreBaseline : public ::testing::Test {
 
 TEST_F(StoreBaseline, PairSixPercentBelowIsFlaggedFourPercentIsNot) {
   BaselineRepository baselines(*m_db);
-  ASSERT_TRUE(baselines.add({bw_run("node01", "node02", "mlx5_0", 100.0),
-                             bw_run("node03", "node04", "mlx5_0", 100.0)})
+  ASSERT_TRUE(baselines
+                  .add({bw_run("node01", "node02", "mlx5_0", 100.0),
+                        bw_run("node03", "node04", "mlx5_0", 100.0)})
                   .ok());
   auto result = check_against_baselines(
-      baselines, {bw_run("node01", "node02", "mlx5_0", 94.0), bw_run("node03", "node04", "mlx5_0", 96.0)},
+      baselines,
+      {bw_run("node01", "node02", "mlx5_0", 94.0), bw_run("node03", "node04", "mlx5_0", 96.0)},
       0.05);
   ASSERT_TRUE(result.ok());
   ASSERT_EQ(result->size(), 2u);
@@ -60,10 +62,12 @@ TEST_F(StoreBaseline, PairSixPercentBelowIsFlaggedFourPercentIsNot) {
 TEST_F(StoreBaseline, ThresholdIsConfigurable) {
   BaselineRepository baselines(*m_db);
   ASSERT_TRUE(baselines.add({bw_run("node01", "node02", "mlx5_0", 100.0)}).ok());
-  auto loose = check_against_baselines(baselines, {bw_run("node01", "node02", "mlx5_0", 94.0)}, 0.10);
+  auto loose =
+      check_against_baselines(baselines, {bw_run("node01", "node02", "mlx5_0", 94.0)}, 0.10);
   ASSERT_TRUE(loose.ok());
   EXPECT_FALSE(loose->front().deviates);
-  auto strict = check_against_baselines(baselines, {bw_run("node01", "node02", "mlx5_0", 97.0)}, 0.02);
+  auto strict =
+      check_against_baselines(baselines, {bw_run("node01", "node02", "mlx5_0", 97.0)}, 0.02);
   ASSERT_TRUE(strict.ok());
   EXPECT_TRUE(strict->front().deviates);
 }
@@ -94,18 +98,22 @@ TEST_F(StoreBaseline, AnotherDeviceOrPairIsNeverCompared) {
     EXPECT_FALSE(comparison.baseline.has_value()) << comparison.current.pair();
     EXPECT_FALSE(comparison.deviates);
   }
-  EXPECT_FALSE(compare_with_baseline(current[0], bw_run("node01", "node02", "mlx5_0", 400.0), 0.05));
+  EXPECT_FALSE(
+      compare_with_baseline(current[0], bw_run("node01", "node02", "mlx5_0", 400.0), 0.05));
   PerfRun other_size = bw_run("node01", "node02", "mlx5_0", 100.0);
   other_size.msg_bytes = 4096;
-  EXPECT_FALSE(compare_with_baseline(other_size, bw_run("node01", "node02", "mlx5_0", 400.0), 0.05));
+  EXPECT_FALSE(
+      compare_with_baseline(other_size, bw_run("node01", "node02", "mlx5_0", 400.0), 0.05));
 }
 
 TEST_F(StoreBaseline, TheLatestBaselineOfThePairIsTheReference) {
   BaselineRepository baselines(*m_db);
-  ASSERT_TRUE(baselines.add({bw_run("node01", "node02", "mlx5_0", 200.0, 1000.0),
-                             bw_run("node01", "node02", "mlx5_0", 100.0, 2000.0)})
+  ASSERT_TRUE(baselines
+                  .add({bw_run("node01", "node02", "mlx5_0", 200.0, 1000.0),
+                        bw_run("node01", "node02", "mlx5_0", 100.0, 2000.0)})
                   .ok());
-  auto result = check_against_baselines(baselines, {bw_run("node01", "node02", "mlx5_0", 99.0)}, 0.05);
+  auto result =
+      check_against_baselines(baselines, {bw_run("node01", "node02", "mlx5_0", 99.0)}, 0.05);
   ASSERT_TRUE(result.ok());
   ASSERT_TRUE(result->front().baseline.has_value());
   EXPECT_EQ(result->front().baseline->bw_gbps, 100.0);

@@ -1,7 +1,6 @@
 // Nothing lost: real processes, real files. Two writers at once serialize (or one hears
 // "busy, retry"); a writer killed with SIGKILL mid-loop leaves every committed record.
 #include <gtest/gtest.h>
-
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>

@@ -57,7 +57,8 @@ TEST_F(StoreIncident, DiagnosisWithoutIncidentOpensOneAndStoresQueryableRows) {
   EXPECT_EQ(incident->scope, "bundle pfc-storm.tar.gz");
   EXPECT_FALSE(incident->closed());
   // Queryable columns: find incidents by their top cause without parsing JSON.
-  auto stmt = m_db->prepare("SELECT incident_id, top_confidence FROM diagnoses WHERE top_cause = ?");
+  auto stmt =
+      m_db->prepare("SELECT incident_id, top_confidence FROM diagnoses WHERE top_cause = ?");
   ASSERT_TRUE(stmt.ok());
   stmt->bind(1, std::string_view("pfc-storm"));
   ASSERT_TRUE(*stmt->step());
@@ -118,22 +119,25 @@ TEST_F(StoreIncident, PostmortemHasTimelineFiguresVerdictsAndRollbacks) {
   ASSERT_TRUE(diag.ok());
   std::int64_t incident = diag->incident_id;
 
-  NewChange first{incident, "nic:node07/mlx5_2", "pfc_priorities", "3,4", "3", "storage on 4",
-                  1'764'662'500.0, false};
+  NewChange first{incident, "nic:node07/mlx5_2", "pfc_priorities", "3,4",
+                  "3",      "storage on 4",      1'764'662'500.0,  false};
   auto rolled = changes.record(first);
   ASSERT_TRUE(rolled.ok());
   ASSERT_TRUE(changes.rollback(rolled->id, 1'764'662'600.0).ok());
-  NewChange second{incident, "port:leaf2/Ethernet28", "ecn_min_threshold", "150KB", "50KB",
-                   "senders back off earlier", 1'764'662'700.0, false};
+  NewChange second{incident, "port:leaf2/Ethernet28",    "ecn_min_threshold", "150KB",
+                   "50KB",   "senders back off earlier", 1'764'662'700.0,     false};
   auto kept = changes.record(second);
   ASSERT_TRUE(kept.ok());
-  ChangeVerification verification{kept->id, 1'764'663'000.0, ChangeVerdict::Improved,
-                                  "healthy.tar.gz",
-                                  {{"pfc-pause/pause-storm", "frames/s", 41000.0, std::nullopt,
-                                    true}}};
+  ChangeVerification verification{
+      kept->id,
+      1'764'663'000.0,
+      ChangeVerdict::Improved,
+      "healthy.tar.gz",
+      {{"pfc-pause/pause-storm", "frames/s", 41000.0, std::nullopt, true}}};
   ASSERT_TRUE(changes.verify(verification).ok());
   ASSERT_TRUE(incidents.confirm_cause(incident, "pfc-storm", kept->id).ok());
-  ASSERT_TRUE(incidents.close(incident, "pfc-storm", "ECN threshold lowered", 1'764'663'100.0).ok());
+  ASSERT_TRUE(
+      incidents.close(incident, "pfc-storm", "ECN threshold lowered", 1'764'663'100.0).ok());
 
   auto data = load_postmortem(*m_db, incident);
   ASSERT_TRUE(data.ok());

@@ -123,8 +123,7 @@ TEST(CounterTable, PriorityPatternsExpandToEightExactNames) {
   auto table = CounterTable::parse("x\tethtool\tp{p}_drops\tdrops[{p}]\tpackets\t1\n", "t.tsv");
   ASSERT_TRUE(table.ok());
   EXPECT_EQ(table->map_for("x", CounterSource::Ethtool).size(), 8u);
-  EXPECT_EQ(table->map("x", CounterSource::Ethtool, "p7_drops", 1)->first,
-            (MetricKey{"drops", 7}));
+  EXPECT_EQ(table->map("x", CounterSource::Ethtool, "p7_drops", 1)->first, (MetricKey{"drops", 7}));
 }
 
 }  // namespace

@@ -31,10 +31,9 @@ std::vector<Scenario> scenarios() {
   const auto dir = testing::shared_dir() + "/scenarios";
   auto expected = nlohmann::json::parse(testing::read_text(dir + "/expected.json"));
   for (const auto& entry : expected) {
-    out.push_back(Scenario{entry["scenario"].get<std::string>(),
-                           dir + "/" + entry["bundle"].get<std::string>(),
-                           entry["hosts"].get<std::size_t>(),
-                           entry["nics_per_host"].get<std::size_t>()});
+    out.push_back(Scenario{
+        entry["scenario"].get<std::string>(), dir + "/" + entry["bundle"].get<std::string>(),
+        entry["hosts"].get<std::size_t>(), entry["nics_per_host"].get<std::size_t>()});
   }
   return out;
 }
@@ -57,7 +56,8 @@ Expected count_from_files(const Bundle& bundle) {
     switch_names.insert(sw.name);
   }
   for (const auto& sw : bundle.switches) {
-    const std::string dir = "switches/" + sw.name + "/" + last_sample(*bundle.tree, "switches/" + sw.name);
+    const std::string dir =
+        "switches/" + sw.name + "/" + last_sample(*bundle.tree, "switches/" + sw.name);
     auto status = bundle.tree->read(dir + "/sos_commands/sonic/show_interfaces_status");
     auto lldp = bundle.tree->read(dir + "/sos_commands/sonic/show_lldp_table");
     std::size_t ports = 0;
@@ -78,8 +78,8 @@ Expected count_from_files(const Bundle& bundle) {
         }
         const std::string peer(fields[1]);
         std::string a = "port:" + sw.name + "/" + std::string(fields[0]);
-        std::string b = (switch_names.count(peer) ? "port:" : "netdev:") + peer + "/" +
-                        std::string(fields[2]);
+        std::string b =
+            (switch_names.count(peer) ? "port:" : "netdev:") + peer + "/" + std::string(fields[2]);
         if (b < a) {
           std::swap(a, b);
         }

@@ -60,7 +60,8 @@ TEST(FabricSizing, ArticleExampleCountsEveryNicNotOnePortPerNode) {
   EXPECT_EQ(d->leaf.spare_ports, 0);
   EXPECT_FALSE(d->spare_met);
   EXPECT_TRUE(any_contains(d->warnings, "below the 20% target"));
-  EXPECT_TRUE(any_contains(d->notes, "8 x 200G per leaf"));
+  EXPECT_TRUE(any_contains(d->notes, "64 x 200G per leaf"));
+  EXPECT_TRUE(any_contains(d->notes, "(8 x 200G, as the source article"));
   EXPECT_TRUE(any_contains(d->notes, "undercounts"));
 }
 

@@ -38,9 +38,10 @@ spine_ports = 128
 }
 
 TEST(PlanFile, AcceptsAFabricTableAndNumericRatio) {
-  const auto in = parse_plan_file("[fabric]\nnodes = 4\nnic_gbps = 400\noversubscription = 2\n"
-                                  "spare = 0.1\n",
-                                  "p.toml");
+  const auto in = parse_plan_file(
+      "[fabric]\nnodes = 4\nnic_gbps = 400\noversubscription = 2\n"
+      "spare = 0.1\n",
+      "p.toml");
   ASSERT_TRUE(in.ok()) << in.error().describe();
   EXPECT_DOUBLE_EQ(in->oversubscription, 2.0);
   EXPECT_DOUBLE_EQ(in->spare, 0.1);

@@ -75,15 +75,17 @@ TEST_P(EveryProbe, EmptyCaptureIsSkippedWithAReasonNeverCleared) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Builtin, EveryProbe, ::testing::ValuesIn(all_ids()), [](const auto& info) {
-  std::string name = info.param;
+std::string test_name(const ::testing::TestParamInfo<std::string>& param) {
+  std::string name = param.param;
   for (char& c : name) {
     if (c == '-') {
       c = '_';
     }
   }
   return name;
-});
+}
+
+INSTANTIATE_TEST_SUITE_P(Builtin, EveryProbe, ::testing::ValuesIn(all_ids()), test_name);
 
 TEST(AllProbes, CounterProbesSkipWhenNoCounterWasCaptured) {
   model::Fabric fabric = healthy_fleet();

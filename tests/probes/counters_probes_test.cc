@@ -86,6 +86,18 @@ TEST(Retransmits, HostWhoseEveryNicRetransmitsIsNamedToo) {
   EXPECT_TRUE(with_signal(result, "retransmits-clear").empty());
 }
 
+TEST(Retransmits, AFewEventsPerSecondAreAWeakSign) {
+  model::Fabric fabric = healthy_fleet();
+  set_rate(nic_at(fabric, 2, 2).samples, "out_of_sequence", -1, 8.0);
+  set_rate(nic_at(fabric, 3, 2).samples, "out_of_sequence", -1, 900.0);
+  auto flags = with_signal(run_probe("retransmits", fabric), "rdma-retransmits");
+  ASSERT_EQ(flags.size(), 2u);
+  const auto& weak = names(flags[0], "nic:node03/mlx5_2") ? flags[0] : flags[1];
+  const auto& strong = names(flags[0], "nic:node03/mlx5_2") ? flags[1] : flags[0];
+  EXPECT_LT(weak.strength, 0.5);
+  EXPECT_GT(strong.strength, 0.9);
+}
+
 TEST(Retransmits, MissingHwCountersOnBnxtAreNotZero) {
   model::Fabric fabric = healthy_fleet();
   for (auto& nic : fabric.hosts[0].nics) {

@@ -47,6 +47,32 @@ TEST(PfcPause, StormOriginIsTheNicItsNetdevAndItsSwitchPort) {
   EXPECT_TRUE(with_signal(result, "pfc-pause-widespread").empty());
 }
 
+TEST(PfcPause, FrequentShortPausesThatCostLittleTimeAreNotAStorm) {
+  model::Fabric fabric = healthy_fleet();
+  auto& nic = nic_at(fabric, 4, 0);
+  set_rate(nic.samples, "pfc_tx_pause_frames", 3, 1600.0);
+  set_rate(nic.samples, "pfc_tx_pause_us", 3, 5000.0);  // 0.5 % of the time
+  // The switch port it is cabled to sees the same frames.
+  set_rate(port_named(fabric, "leaf2", "Ethernet0").samples, "pfc_rx_pause_frames", 3, 1600.0);
+  auto result = run_probe("pfc-pause", fabric);
+  EXPECT_TRUE(with_signal(result, "pfc-storm-origin").empty());
+  ASSERT_FALSE(result.checked.empty());
+  EXPECT_NE(result.checked[0].find("not a storm"), std::string::npos) << result.checked[0];
+}
+
+TEST(PfcPause, WithoutDurationCountersTheRateAloneDecides) {
+  model::Fabric fabric = healthy_fleet();
+  for (auto& host : fabric.hosts) {
+    for (auto& nic : host.nics) {
+      remove_metric(nic.samples, "pfc_tx_pause_us", 3);
+    }
+  }
+  set_rate(nic_at(fabric, 4, 0).samples, "pfc_tx_pause_frames", 3, 30000.0);
+  auto origins = with_signal(run_probe("pfc-pause", fabric), "pfc-storm-origin");
+  ASSERT_EQ(origins.size(), 1u);
+  EXPECT_GT(origins[0].strength, 0.8);
+}
+
 TEST(PfcPause, StormDetectorEventsAloneMarkTheOrigin) {
   model::Fabric fabric = healthy_fleet();
   set_rate(nic_at(fabric, 5, 2).samples, "pause_storm_error_events", -1, 0.2, 0.0);

@@ -109,3 +109,36 @@ TEST(Scenarios, HealthyBundleRaisesNoFault) {
 
 }  // namespace
 }  // namespace netdoctor::testing
+
+namespace netdoctor::testing {
+namespace {
+
+// A diagnostic aid, not a check: prints every probe's non-clearing findings on every bundle
+// (run with --gtest_also_run_disabled_tests --gtest_filter='*DumpFindings*').
+TEST(Scenarios, DISABLED_DumpFindings) {
+  probes::ProbeRegistry registry;
+  probes::register_builtin_probes(registry);
+  for (const auto& scenario : expectations()) {
+    auto fabric = load(scenario["bundle"]);
+    ASSERT_TRUE(fabric);
+    std::printf("=== %s\n", scenario["scenario"].get<std::string>().c_str());
+    for (const auto* probe : registry.all()) {
+      auto result = run_probe(probe->id(), *fabric);
+      if (!result.reason.empty()) {
+        std::printf("  [%s] %s: %s\n", probe->id().c_str(), probes::to_string(result.status),
+                    result.reason.c_str());
+      }
+      for (const auto& finding : result.findings) {
+        if (!k_clearing.count(finding.signal)) {
+          std::printf("  %-18s %-28s %.2f %s | %s\n", probe->id().c_str(), finding.signal.c_str(),
+                      finding.strength,
+                      finding.entities.empty() ? "-" : finding.entities[0].c_str(),
+                      finding.summary.c_str());
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace netdoctor::testing

@@ -1,9 +1,9 @@
 // Generated files follow the layouts of the shared example scenarios, read with the parsing
 // rules of shared/reference/FORMATS.md.
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 
@@ -67,10 +67,10 @@ TEST(SimFormat, HealthyBundleHasTheSameFileKindsAsTheSharedHealthyScenario) {
       }
     }
   }
-  for (const char* name : {"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3", "ens1f0np0", "ens2f0np0",
-                           "ens3f0np0", "ens4f0np0", "rocep26s0f0", "rocep42s0f0",
-                           "rocep58s0f0", "rocep74s0f0", "enp26s0f0np0", "enp42s0f0np0",
-                           "enp58s0f0np0", "enp74s0f0np0"}) {
+  for (const char* name :
+       {"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3", "ens1f0np0", "ens2f0np0", "ens3f0np0", "ens4f0np0",
+        "rocep26s0f0", "rocep42s0f0", "rocep58s0f0", "rocep74s0f0", "enp26s0f0np0", "enp42s0f0np0",
+        "enp58s0f0np0", "enp74s0f0np0"}) {
     names.insert(name);
   }
   const Bundle ours = run(config_for(8, 4, {}, 11));
@@ -102,12 +102,12 @@ TEST(SimFormat, EthtoolStatsLinesAreNameColonValue) {
     } else {
       EXPECT_TRUE(stats.count("tx_prio3_pause_duration"));
       EXPECT_EQ(stats.at("rx_bytes_phy") / 4,
-                parse_u64(trim(bundle.file(path.substr(0, path.find("sos_commands")) +
-                                           "sys/class/infiniband/" +
-                                           (path.find("ens1f0np0") != std::string::npos
-                                                ? bundle.simulation.fabric.hosts[0].nics[0].rdma_dev
-                                                : bundle.simulation.fabric.hosts[0].nics[1].rdma_dev) +
-                                           "/ports/1/counters/port_rcv_data")))
+                parse_u64(trim(bundle.file(
+                              path.substr(0, path.find("sos_commands")) + "sys/class/infiniband/" +
+                              (path.find("ens1f0np0") != std::string::npos
+                                   ? bundle.simulation.fabric.hosts[0].nics[0].rdma_dev
+                                   : bundle.simulation.fabric.hosts[0].nics[1].rdma_dev) +
+                              "/ports/1/counters/port_rcv_data")))
                     .value_or(0))
           << "port_rcv_data counts 4-octet words of rx_bytes_phy (" << path << ")";
     }
@@ -137,9 +137,9 @@ TEST(SimFormat, SonicTablesUseTheScenarioHeadersAndThousandsSeparators) {
   const std::string dir = "switches/leaf1/" + bundle.sample(0) + "/sos_commands/sonic/";
   const std::string counters = bundle.file(dir + "show_interfaces_counters");
   EXPECT_EQ(split_ws(split_lines(counters)[0]),
-            (std::vector<std::string_view>{"IFACE", "STATE", "RX_OK", "RX_BPS", "RX_UTIL",
-                                           "RX_ERR", "RX_DRP", "RX_OVR", "TX_OK", "TX_BPS",
-                                           "TX_UTIL", "TX_ERR", "TX_DRP", "TX_OVR"}));
+            (std::vector<std::string_view>{"IFACE", "STATE", "RX_OK", "RX_BPS", "RX_UTIL", "RX_ERR",
+                                           "RX_DRP", "RX_OVR", "TX_OK", "TX_BPS", "TX_UTIL",
+                                           "TX_ERR", "TX_DRP", "TX_OVR"}));
   const auto rows = table_rows(counters);
   ASSERT_EQ(rows.size(), bundle.simulation.fabric.switches[0].ports.size());
   EXPECT_TRUE(parse_grouped_u64(rows[0][2]).has_value());
@@ -161,8 +161,9 @@ TEST(SimFormat, SonicTablesUseTheScenarioHeadersAndThousandsSeparators) {
 TEST(SimFormat, LldpJsonNamesTheLeafPortOfEveryNic) {
   const Bundle bundle = run(config_for(2, 4, {}, 3));
   const Host& host = bundle.simulation.fabric.hosts[1];
-  const auto json = nlohmann::json::parse(bundle.file(
-      "hosts/" + host.name + "/" + bundle.sample(0) + "/sos_commands/lldp/lldpcli_show_neighbors_-f_json"));
+  const auto json =
+      nlohmann::json::parse(bundle.file("hosts/" + host.name + "/" + bundle.sample(0) +
+                                        "/sos_commands/lldp/lldpcli_show_neighbors_-f_json"));
   const auto& interfaces = json.at("lldp").at("interface");
   ASSERT_EQ(interfaces.size(), 4u);
   for (std::size_t n = 0; n < 4; ++n) {

@@ -111,10 +111,10 @@ inline double captured_at(const Bundle& bundle, const std::string& machine_dir, 
 inline double ethtool_rate(const Bundle& bundle, const std::string& host, const std::string& netdev,
                            const std::string& counter) {
   const std::string dir = "hosts/" + host;
-  const auto a = parse_ethtool_stats(bundle.file(dir + "/" + bundle.sample(0) +
-                                                 "/sos_commands/networking/ethtool_-S_" + netdev));
-  const auto b = parse_ethtool_stats(bundle.file(dir + "/" + bundle.sample(1) +
-                                                 "/sos_commands/networking/ethtool_-S_" + netdev));
+  const auto a = parse_ethtool_stats(
+      bundle.file(dir + "/" + bundle.sample(0) + "/sos_commands/networking/ethtool_-S_" + netdev));
+  const auto b = parse_ethtool_stats(
+      bundle.file(dir + "/" + bundle.sample(1) + "/sos_commands/networking/ethtool_-S_" + netdev));
   const double dt = captured_at(bundle, dir, 1) - captured_at(bundle, dir, 0);
   EXPECT_TRUE(a.count(counter) && b.count(counter)) << counter;
   return (static_cast<double>(b.at(counter)) - static_cast<double>(a.at(counter))) / dt;

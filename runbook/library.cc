@@ -1,0 +1,14 @@
+#include "runbook/library.h"
+
+namespace netdoctor::runbook {
+
+Result<std::unique_ptr<Library>> load_library() {
+  auto library = std::make_unique<Library>();
+  probes::register_builtin_probes(library->registry);
+  ND_TRY_ASSIGN(library->knowledge, engine::load_knowledge_base(library->registry));
+  ND_TRY_ASSIGN(library->manuals,
+                ManualSet::load_embedded(engine::known_probes(library->registry)));
+  return library;
+}
+
+}  // namespace netdoctor::runbook

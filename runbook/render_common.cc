@@ -1,0 +1,37 @@
+#include <fmt/format.h>
+
+#include "runbook/render.h"
+
+namespace netdoctor::runbook {
+
+std::string format_figure(std::optional<double> value, std::string_view unit) {
+  if (!value) {
+    return "-";
+  }
+  std::string number = fmt::format("{:.4g}", *value);
+  return unit.empty() ? number : fmt::format("{} {}", number, unit);
+}
+
+std::string escape_cell(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n') {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string stop_rule_text(const kb::StopRule& stop) {
+  return fmt::format(
+      "a cause is settled once it scores {:g} or more and leads the next one by {:g}; from then "
+      "on active tests are skipped, and cheap steps run only if they could still overturn it or "
+      "show a second, independent cause",
+      stop.min_score, stop.min_margin);
+}
+
+}  // namespace netdoctor::runbook

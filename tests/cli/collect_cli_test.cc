@@ -1,0 +1,155 @@
+// `netdoctor collect` end to end: the built binary captures fake roots (mlx5 + bnxt) to a
+// directory, a .tar.gz and stdout, and fans out over pdsh's exec module on this machine, one
+// fake root per "host"; the results read back through `netdoctor inventory` and open_bundle.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "base/bundle.h"
+#include "base/command_runner.h"
+#include "base/strings.h"
+#include "tests/collect/fake_sysfs.h"
+#include "tests/support/test_paths.h"
+
+namespace netdoctor::cli {
+namespace {
+
+using netdoctor::testing::make_temp_dir;
+using netdoctor::testing::netdoctor_binary;
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+RunResult run(const std::string& args) {
+  const std::string err_file = make_temp_dir("collect-cli-err") + "/stderr";
+  const std::string command = "'" + netdoctor_binary() + "' " + args + " 2>'" + err_file + "'";
+  RunResult result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) {
+    ADD_FAILURE() << "popen failed: " << command;
+    return result;
+  }
+  std::array<char, 4096> buffer{};
+  std::size_t n = 0;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
+    result.out.append(buffer.data(), n);
+  }
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.err = netdoctor::testing::read_text(err_file);
+  return result;
+}
+
+std::vector<std::string> nic_devices(const std::string& bundle) {
+  const RunResult inventory = run("inventory --format json --bundle '" + bundle + "'");
+  EXPECT_EQ(inventory.exit_code, 0) << inventory.err;
+  std::vector<std::string> devices;
+  const auto json = nlohmann::json::parse(inventory.out, nullptr, false);
+  EXPECT_FALSE(json.is_discarded()) << inventory.out;
+  const std::string text = inventory.out;
+  for (const char* device : {"mlx5_0", "bnxt_re0"}) {
+    if (contains(text, device)) {
+      devices.emplace_back(device);
+    }
+  }
+  return devices;
+}
+
+class CollectCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_root = make_temp_dir("collect-cli-root");
+    netdoctor::testing::write_fake_host(m_root, "fakehost");
+  }
+  std::string m_root;
+};
+
+TEST_F(CollectCli, FakeRootToDirectoryReadsBackInInventory) {
+  const std::string out = make_temp_dir("collect-cli-dir") + "/bundle";
+  const RunResult result =
+      run("collect --root '" + m_root + "' --samples 2 --interval 0.2 --out '" + out + "'");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(contains(result.err, "2 RDMA device(s)")) << result.err;
+  EXPECT_TRUE(std::filesystem::exists(out + "/hosts/fakehost/1/captured_at"));
+  EXPECT_TRUE(std::filesystem::exists(out + "/bundle.json"));
+  EXPECT_EQ(nic_devices(out), (std::vector<std::string>{"mlx5_0", "bnxt_re0"}));
+
+  // A second capture into the same directory would mix with the first: refused.
+  const RunResult again = run("collect --root '" + m_root + "' --samples 1 --out '" + out + "'");
+  EXPECT_EQ(again.exit_code, 1);
+  EXPECT_TRUE(contains(again.err, "not empty")) << again.err;
+}
+
+TEST_F(CollectCli, FakeRootToTarGzAndToStdoutOpenAsBundles) {
+  const std::string archive = make_temp_dir("collect-cli-tgz") + "/cap.tar.gz";
+  RunResult result =
+      run("collect --root '" + m_root + "' --host n7 --samples 1 --out '" + archive + "'");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  auto bundle = open_bundle(archive);
+  ASSERT_TRUE(bundle.ok()) << bundle.error().describe();
+  ASSERT_EQ(bundle->hosts.size(), 1u);
+  EXPECT_EQ(bundle->hosts[0].name, "n7");
+
+  result = run("collect --root '" + m_root + "' --host n8 --samples 1 --out -");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  auto tree = open_tar_tree_from_memory(result.out, "stdout");
+  ASSERT_TRUE(tree.ok()) << tree.error().describe();
+  EXPECT_TRUE((*tree)->read("hosts/n8/0/sys/class/infiniband/bnxt_re0/fw_ver").ok());
+}
+
+TEST_F(CollectCli, UsageErrorsAndABadRoot) {
+  EXPECT_EQ(run("collect --out /tmp/x --samples 0").exit_code, 2);
+  EXPECT_EQ(run("collect --out /tmp/x --base64").exit_code, 2);
+  EXPECT_EQ(run("collect --out /tmp/x --hosts 'n[1-' --via ssh").exit_code, 2);
+  EXPECT_EQ(run("collect --out /tmp/x --hosts n1").exit_code, 2);
+  const RunResult bad = run("collect --root /nonexistent/root --host h --out " +
+                            make_temp_dir("collect-cli-bad") + "/b");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_TRUE(contains(bad.err, "--root")) << bad.err;
+}
+
+// pdsh's exec module runs the "remote" command here, once per host: a real launcher over
+// loopback. h2 points at a root that does not exist and must fail alone.
+TEST_F(CollectCli, PdshFanOutMergesEveryHostAndReportsTheFailedOne) {
+  if (find_program("pdsh").empty()) {
+    GTEST_SKIP() << "pdsh not installed (apt-get install pdsh)";
+  }
+  const std::string roots = make_temp_dir("collect-cli-roots");
+  for (const char* host : {"h1", "h3", "rack1-n01"}) {
+    netdoctor::testing::write_fake_host(roots + "/" + host, std::string("self-") + host);
+  }
+  const std::string out = make_temp_dir("collect-cli-fan") + "/cluster.tar.gz";
+  const RunResult result =
+      run("collect --hosts 'h[1-3],rack1-n01' --via pdsh --pdsh-rcmd exec --parallel 2 "
+          "--samples 2 --interval 0.1 --remote-command '" +
+          netdoctor_binary() + "' --remote-arg=--root --remote-arg='" + roots + "/%h' --out '" +
+          out + "'");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(contains(result.err, "merged 3 of 4 host(s)")) << result.err;
+  EXPECT_TRUE(contains(result.err, "h2: FAILED")) << result.err;
+  EXPECT_TRUE(contains(result.err, "[4/4]")) << result.err;
+
+  auto bundle = open_bundle(out);
+  ASSERT_TRUE(bundle.ok()) << bundle.error().describe();
+  std::vector<std::string> names;
+  for (const auto& host : bundle->hosts) {
+    names.push_back(host.name);
+    EXPECT_EQ(host.samples.size(), 2u) << host.name;
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"h1", "h3", "rack1-n01"}));
+  const auto log = bundle->tree->read("netdoctor_collect.log");
+  ASSERT_TRUE(log.ok());
+  EXPECT_TRUE(contains(*log, "h2: FAILED")) << *log;
+  EXPECT_EQ(nic_devices(out), (std::vector<std::string>{"mlx5_0", "bnxt_re0"}));
+}
+
+}  // namespace
+}  // namespace netdoctor::cli

@@ -1,0 +1,157 @@
+// Fan-out: launcher argument vectors, and how each host's launcher run is judged and merged.
+#include "collect/fanout.h"
+
+#include <gtest/gtest.h>
+
+#include <mutex>
+
+#include "base/file_tree.h"
+#include "base/strings.h"
+#include "collect/stream_writer.h"
+
+namespace netdoctor::collect {
+namespace {
+
+// FakeCommandRunner is not thread-safe; fan-out calls it from several threads.
+class LockedRunner final : public CommandRunner {
+ public:
+  explicit LockedRunner(FakeCommandRunner& inner) : m_inner(inner) {}
+  Result<CommandOutput> run(const std::vector<std::string>& argv,
+                            const CommandOptions& options) override {
+    std::lock_guard<std::mutex> guard(m_lock);
+    return m_inner.run(argv, options);
+  }
+
+ private:
+  FakeCommandRunner& m_inner;
+  std::mutex m_lock;
+};
+
+// What `netdoctor collect --out - --base64 --host <self>` prints for a one-host capture.
+std::string capture_text(const std::string& self, const std::string& mtu) {
+  std::string archive;
+  auto writer = open_tar_gz_stream_writer(
+      [&](std::string_view bytes) {
+        archive.append(bytes);
+        return Status{};
+      },
+      "t");
+  EXPECT_TRUE(writer.ok());
+  EXPECT_TRUE((*writer)->write_file("hosts/" + self + "/0/captured_at", "10.0\n").ok());
+  EXPECT_TRUE((*writer)->write_file("hosts/" + self + "/0/sys/class/net/e0/mtu", mtu).ok());
+  EXPECT_TRUE((*writer)->write_file("bundle.json", "{}").ok());
+  EXPECT_TRUE((*writer)->finish().ok());
+  return encode_base64(archive) + "\n";
+}
+
+CommandOutput exited(int code, std::string out, std::string err = {}) {
+  CommandOutput output;
+  output.exit_code = code;
+  output.out = std::move(out);
+  output.err = std::move(err);
+  return output;
+}
+
+// An in-memory sink for merged bundles.
+class MemWriter final : public TreeWriter {
+ public:
+  Status write_file(std::string_view path, std::string_view content) override {
+    files[std::string(path)] = std::string(content);
+    return {};
+  }
+  Status finish() override { return {}; }
+  std::string describe() const override { return "memory"; }
+  std::map<std::string, std::string> files;
+};
+
+TEST(LauncherArgv, SshQuotesTheRemoteCommandForItsShell) {
+  FanoutOptions options;
+  options.launcher = Launcher::Ssh;
+  options.collect_args = {"--samples", "3", "--root", "/srv/roots/%h", "--remote-arg", "a b"};
+  const auto argv = launcher_argv(options, "node01");
+  ASSERT_GE(argv.size(), 3u);
+  EXPECT_EQ(argv[0], "ssh");
+  EXPECT_EQ(argv[1], "-o");
+  EXPECT_EQ(argv[2], "BatchMode=yes");
+  EXPECT_EQ(argv[argv.size() - 2], "node01");
+  EXPECT_EQ(argv.back(),
+            "netdoctor collect --out - --base64 --host node01 --samples 3 --root "
+            "/srv/roots/node01 --remote-arg 'a b'");
+}
+
+TEST(LauncherArgv, PdshAndSrunTargetOneHost) {
+  FanoutOptions options;
+  options.launcher = Launcher::Pdsh;
+  options.pdsh_rcmd = "exec";
+  options.remote_command = {"/opt/nd/bin/netdoctor"};
+  EXPECT_EQ(join(launcher_argv(options, "gpu-a001"), " "),
+            "pdsh -N -S -R exec -w gpu-a001 /opt/nd/bin/netdoctor collect --out - --base64 --host "
+            "gpu-a001");
+  options.launcher = Launcher::Srun;
+  EXPECT_EQ(join(launcher_argv(options, "gpu-a001"), " "),
+            "srun -w gpu-a001 -N1 -n1 -- /opt/nd/bin/netdoctor collect --out - --base64 --host "
+            "gpu-a001");
+  EXPECT_FALSE(parse_launcher("mpirun").ok());
+  EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
+}
+
+TEST(MergeLauncherOutput, FailuresAreNamedPerCause) {
+  MemWriter out;
+  EXPECT_TRUE(contains(merge_launcher_output("n1",
+                                             exited(255, "",
+                                                    "ssh: connect to host n1 "
+                                                    "port 22: No route to host\n"),
+                                             out)
+                           .error,
+                       "unreachable"));
+  EXPECT_TRUE(contains(
+      merge_launcher_output("n1", exited(127, "", "bash: netdoctor: command not found\n"), out)
+          .error,
+      "command not found"));
+  const Result<CommandOutput> timed_out = make_error(ErrorCode::Timeout, "killed after 300s");
+  EXPECT_TRUE(contains(merge_launcher_output("n1", timed_out, out).error, "timed out"));
+  EXPECT_TRUE(contains(merge_launcher_output("n1", exited(0, "hello world\n"), out).error,
+                       "no capture came back"));
+  EXPECT_TRUE(out.files.empty());
+}
+
+TEST(FanOut, EveryHostMergedUnderItsListNameAndOneFailureReported) {
+  FakeCommandRunner fake;
+  FanoutOptions options;
+  options.launcher = Launcher::Srun;
+  options.parallel = 3;
+  const std::vector<std::string> hosts = {"node01", "node02", "node03", "node04"};
+  for (const auto& host : hosts) {
+    // The host calls itself by its short name; the list name must win.
+    fake.set(join(launcher_argv(options, host), " "),
+             exited(0, capture_text("self-" + host, host + "\n")));
+  }
+  fake.set(join(launcher_argv(options, "node03"), " "),
+           exited(1, "", "srun: error: Unable to resolve \"node03\"\n"));
+  LockedRunner runner(fake);
+  MemWriter out;
+  std::vector<std::string> progress;
+  const auto outcomes =
+      fan_out(hosts, options, runner, out,
+              [&](const HostOutcome& outcome, std::size_t done, std::size_t total) {
+                progress.push_back(outcome.host + (outcome.ok ? " ok " : " failed ") +
+                                   std::to_string(done) + "/" + std::to_string(total));
+              });
+  ASSERT_EQ(outcomes.size(), 4u);
+  EXPECT_TRUE(outcomes[0].ok);
+  EXPECT_FALSE(outcomes[2].ok);
+  EXPECT_TRUE(contains(outcomes[2].error, "Unable to resolve")) << outcomes[2].error;
+  EXPECT_EQ(progress.size(), 4u);
+  for (const char* host : {"node01", "node02", "node04"}) {
+    EXPECT_EQ(out.files[std::string("hosts/") + host + "/0/sys/class/net/e0/mtu"],
+              std::string(host) + "\n");
+    EXPECT_EQ(out.files.count(std::string("hosts/") + host + "/0/captured_at"), 1u);
+  }
+  EXPECT_EQ(out.files.count("hosts/node03/0/captured_at"), 0u);
+  EXPECT_EQ(out.files.count("bundle.json"), 0u) << "per-host manifests are not merged";
+  EXPECT_EQ(out.files.size(), 6u);
+  EXPECT_EQ(fake.commands_ran().size(), 4u);
+}
+
+}  // namespace
+}  // namespace netdoctor::collect
