@@ -45,5 +45,7 @@ void add_change_command(CLI::App& app, Context& context);
 void add_baseline_command(CLI::App& app, Context& context);
 void add_plan_command(CLI::App& app, Context& context);
 void add_collect_command(CLI::App& app, Context& context);
+void add_runbook_command(CLI::App&, Context&);
+void add_explain_command(CLI::App&, Context&);
 
 }  // namespace netdoctor::cli

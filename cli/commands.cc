@@ -13,6 +13,8 @@ const std::vector<CommandEntry>& command_table() {
       {"baseline", "import, check and list perftest baselines", add_baseline_command},
       {"plan", "fabric sizing, traffic budget, and checking a fabric against its plan", add_plan_command},
       {"collect", "capture this host, or a host list via ssh/pdsh/srun, into a bundle", add_collect_command},
+      {"runbook", "a symptom's playbook as a manual runbook (annotated with --bundle)", add_runbook_command},
+      {"explain", "a root cause from the kb: mechanism, signs, remediation, first change", add_explain_command},
   };
   return k_commands;
 }

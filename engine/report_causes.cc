@@ -96,6 +96,25 @@ ReportedCauses report_causes(const std::vector<CauseScore>& scores, const Eviden
                                                score.cause->id, reported.front()->cause->id));
       continue;
     }
+    // Independent means its own evidence on other entities: a weaker cause blaming only
+    // culprits already named (the storm origin's own rx discards) is the same fault.
+    if (!reported.empty()) {
+      auto culprits = localize(score, book);
+      bool same_culprits = !culprits.empty();
+      for (const auto& culprit : culprits) {
+        bool named = false;
+        for (const CauseScore* other : reported) {
+          auto theirs = localize(*other, book);
+          named = named || std::find(theirs.begin(), theirs.end(), culprit) != theirs.end();
+        }
+        same_culprits = same_culprits && named;
+      }
+      if (same_culprits) {
+        out.explained_away.push_back(fmt::format("{}: same culprit as {}, not an independent cause",
+                                                 score.cause->id, reported.front()->cause->id));
+        continue;
+      }
+    }
     reported.push_back(&score);
     reported_scores.push_back(reported.size() == 1 ? score.score() : own);
   }

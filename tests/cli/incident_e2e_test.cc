@@ -22,7 +22,7 @@ using netdoctor::testing::netdoctor_binary;
 using netdoctor::testing::read_text;
 using netdoctor::testing::shared_dir;
 
-struct Run {
+struct CliRun {
   int code = -1;
   std::string out;
   std::string err;
@@ -36,7 +36,7 @@ std::string quote(const std::string& word) {
   return quoted + "'";
 }
 
-Run netdoctor(const std::vector<std::string>& args) {
+CliRun netdoctor(const std::vector<std::string>& args) {
   static int counter = 0;
   std::string dir = make_temp_dir("e2e-run" + std::to_string(counter++));
   std::string command = "env -u NETDOCTOR_DB -u XDG_DATA_HOME " + quote(netdoctor_binary());
@@ -45,7 +45,7 @@ Run netdoctor(const std::vector<std::string>& args) {
   }
   command += " >" + dir + "/out 2>" + dir + "/err";
   int status = std::system(command.c_str());
-  Run run;
+  CliRun run;
   run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   run.out = read_text(dir + "/out");
   run.err = read_text(dir + "/err");
@@ -62,30 +62,30 @@ std::string scenario(const std::string& name) {
 
 // From an open incident: record, refuse, verify on healthy data, record again, export.
 void change_verify_export(const std::string& db, const std::string& incident) {
-  Run first = netdoctor({"change", "record", "--db", db, "--incident", incident, "--entity",
+  CliRun first = netdoctor({"change", "record", "--db", db, "--incident", incident, "--entity",
                          "port:leaf2/Ethernet28", "--var", "ecn_min_threshold", "--from", "150KB",
                          "--to", "50KB", "--why", "senders should back off before PFC"});
   ASSERT_EQ(first.code, 0) << first.err;
   ASSERT_TRUE(has(first.out, "change #1 recorded")) << first.out;
 
-  Run second =
+  CliRun second =
       netdoctor({"change", "record", "--db", db, "--incident", incident, "--entity",
                  "nic:node07/mlx5_2", "--var", "pfc_priorities", "--from", "3,4", "--to", "3"});
   EXPECT_EQ(second.code, 1);
   EXPECT_TRUE(has(second.err, "#1")) << second.err;
   EXPECT_TRUE(has(second.err, "neither verified nor rolled back")) << second.err;
 
-  Run verify = netdoctor({"change", "verify", "1", "--db", db, "--bundle", scenario("healthy")});
+  CliRun verify = netdoctor({"change", "verify", "1", "--db", db, "--bundle", scenario("healthy")});
   ASSERT_EQ(verify.code, 0) << verify.err;
   EXPECT_TRUE(has(verify.out, "improved")) << verify.out;
   EXPECT_TRUE(has(verify.out, "confirmed by change #1")) << verify.out;
 
-  Run third =
+  CliRun third =
       netdoctor({"change", "record", "--db", db, "--incident", incident, "--entity",
                  "nic:node07/mlx5_2", "--var", "pfc_priorities", "--from", "3,4", "--to", "3"});
   EXPECT_EQ(third.code, 0) << third.err;  // the verified change no longer blocks
 
-  Run exported = netdoctor({"incident", "export", incident, "--db", db, "--format", "md"});
+  CliRun exported = netdoctor({"incident", "export", incident, "--db", db, "--format", "md"});
   ASSERT_EQ(exported.code, 0) << exported.err;
   const std::string& md = exported.out;
   for (const char* expected :
@@ -119,13 +119,13 @@ TEST(IncidentEndToEnd, PfcStormRecordedVerifiedOnHealthyAndExported) {
 
 TEST(IncidentEndToEnd, DiagnoseCommandOpensTheIncident) {
   std::string db_path = make_temp_dir("e2e-diagnose") + "/nd.db";
-  Run diagnose = netdoctor(
+  CliRun diagnose = netdoctor(
       {"diagnose", "--bundle", scenario("pfc-storm"), "--symptom", "slowdown", "--db", db_path});
   if (diagnose.code == 2 && has(diagnose.err, "--db")) {
     GTEST_SKIP() << "diagnose does not take --db yet (the lead wires it to record_diagnosis)";
   }
   ASSERT_EQ(diagnose.code, 0) << diagnose.err;
-  Run list = netdoctor({"incident", "list", "--db", db_path, "--format", "json"});
+  CliRun list = netdoctor({"incident", "list", "--db", db_path, "--format", "json"});
   ASSERT_EQ(list.code, 0) << list.err;
   auto incidents = nlohmann::json::parse(list.out);
   ASSERT_EQ(incidents.size(), 1u) << list.out;

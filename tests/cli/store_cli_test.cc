@@ -24,7 +24,7 @@ using netdoctor::testing::make_temp_dir;
 using netdoctor::testing::netdoctor_binary;
 using netdoctor::testing::read_text;
 
-struct Run {
+struct CliRun {
   int code = -1;
   std::string out;
   std::string err;
@@ -39,7 +39,7 @@ std::string quote(const std::string& word) {
 }
 
 // `env` entries are NAME=value; NETDOCTOR_DB and XDG_DATA_HOME are cleared unless given.
-Run netdoctor(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
+CliRun netdoctor(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
   static int counter = 0;
   std::string dir = make_temp_dir("cli-run" + std::to_string(counter++));
   std::string command = "env -u NETDOCTOR_DB -u XDG_DATA_HOME";
@@ -52,7 +52,7 @@ Run netdoctor(const std::vector<std::string>& args, const std::vector<std::strin
   }
   command += " >" + dir + "/out 2>" + dir + "/err";
   int status = std::system(command.c_str());
-  Run run;
+  CliRun run;
   run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   run.out = read_text(dir + "/out");
   run.err = read_text(dir + "/err");
@@ -95,7 +95,7 @@ class StoreCli : public ::testing::Test {
     m_incident = std::to_string(seed_incident(m_db));
   }
 
-  Run record(const std::string& var, const std::string& from, const std::string& to,
+  CliRun record(const std::string& var, const std::string& from, const std::string& to,
              bool force = false) {
     std::vector<std::string> args = {"change",     "record",   "--db",     m_db,
                                      "--incident", m_incident, "--entity", "nic:node07/mlx5_2",
@@ -113,44 +113,44 @@ class StoreCli : public ::testing::Test {
 };
 
 TEST_F(StoreCli, RecordRefuseRollbackThenRecordAgain) {
-  Run first = record("ecn_min_threshold", "150KB", "50KB");
+  CliRun first = record("ecn_min_threshold", "150KB", "50KB");
   ASSERT_EQ(first.code, 0) << first.err;
   EXPECT_TRUE(has(first.out, "change #1 recorded")) << first.out;
   EXPECT_TRUE(has(first.out, "netdoctor change verify 1 --bundle")) << first.out;
 
-  Run second = record("pfc_priorities", "3,4", "3");
+  CliRun second = record("pfc_priorities", "3,4", "3");
   EXPECT_EQ(second.code, 1);
   EXPECT_TRUE(has(second.err, "refused")) << second.err;
   EXPECT_TRUE(has(second.err, "#1 nic:node07/mlx5_2 ecn_min_threshold 150KB -> 50KB"))
       << second.err;
   EXPECT_TRUE(has(second.err, "unreadable")) << second.err;
 
-  Run listed = netdoctor({"change", "list", "--db", m_db, "--incident", m_incident});
+  CliRun listed = netdoctor({"change", "list", "--db", m_db, "--incident", m_incident});
   ASSERT_EQ(listed.code, 0) << listed.err;
   EXPECT_TRUE(has(listed.out, "[open]")) << listed.out;
   EXPECT_FALSE(has(listed.out, "pfc_priorities")) << listed.out;
 
-  Run rollback = netdoctor({"change", "rollback", "1", "--db", m_db});
+  CliRun rollback = netdoctor({"change", "rollback", "1", "--db", m_db});
   ASSERT_EQ(rollback.code, 0) << rollback.err;
   EXPECT_TRUE(has(rollback.out,
                   "--entity nic:node07/mlx5_2 --var ecn_min_threshold --from 50KB --to 150KB"))
       << rollback.out;
 
-  Run again = record("pfc_priorities", "3,4", "3");
+  CliRun again = record("pfc_priorities", "3,4", "3");
   ASSERT_EQ(again.code, 0) << again.err;
   EXPECT_TRUE(has(again.out, "change #2 recorded")) << again.out;
 
-  Run twice = netdoctor({"change", "rollback", "1", "--db", m_db});
+  CliRun twice = netdoctor({"change", "rollback", "1", "--db", m_db});
   EXPECT_EQ(twice.code, 1);
   EXPECT_TRUE(has(twice.err, "already rolled back")) << twice.err;
 }
 
 TEST_F(StoreCli, ForcedSecondChangeIsRecordedAndSaysSo) {
   ASSERT_EQ(record("ecn_min_threshold", "150KB", "50KB").code, 0);
-  Run forced = record("pfc_priorities", "3,4", "3", /*force=*/true);
+  CliRun forced = record("pfc_priorities", "3,4", "3", /*force=*/true);
   ASSERT_EQ(forced.code, 0) << forced.err;
   EXPECT_TRUE(has(forced.out, "--force while change #1")) << forced.out;
-  Run listed = netdoctor({"change", "list", "--db", m_db, "--format", "json"});
+  CliRun listed = netdoctor({"change", "list", "--db", m_db, "--format", "json"});
   ASSERT_EQ(listed.code, 0);
   auto rows = nlohmann::json::parse(listed.out);
   ASSERT_EQ(rows.size(), 2u);
@@ -180,7 +180,7 @@ TEST_F(StoreCli, ExportMarkdownHasTheChangeItsVerdictAndTheRollback) {
                 .code,
             0);
   std::string file = m_dir + "/postmortem.md";
-  Run exported = netdoctor(
+  CliRun exported = netdoctor(
       {"incident", "export", m_incident, "--format", "md", "--db", m_db, "--output", file});
   ASSERT_EQ(exported.code, 0) << exported.err;
   std::string md = read_text(file);
@@ -190,7 +190,7 @@ TEST_F(StoreCli, ExportMarkdownHasTheChangeItsVerdictAndTheRollback) {
         "--var pfc_priorities --from 3 --to 3,4", "## Timeline", "## Follow-ups"}) {
     EXPECT_TRUE(has(md, expected)) << expected << "\n" << md;
   }
-  Run json = netdoctor({"incident", "export", m_incident, "--format", "json", "--db", m_db});
+  CliRun json = netdoctor({"incident", "export", m_incident, "--format", "json", "--db", m_db});
   ASSERT_EQ(json.code, 0) << json.err;
   auto parsed = nlohmann::json::parse(json.out);
   EXPECT_EQ(parsed["changes"][1]["verdict"], "improved");
@@ -199,32 +199,32 @@ TEST_F(StoreCli, ExportMarkdownHasTheChangeItsVerdictAndTheRollback) {
 
 TEST_F(StoreCli, IncidentListAndShow) {
   ASSERT_EQ(record("ecn_min_threshold", "150KB", "50KB").code, 0);
-  Run list = netdoctor({"incident", "list", "--db", m_db});
+  CliRun list = netdoctor({"incident", "list", "--db", m_db});
   ASSERT_EQ(list.code, 0) << list.err;
   EXPECT_TRUE(has(list.out, "slowdown")) << list.out;
   EXPECT_TRUE(has(list.out, "pfc-storm")) << list.out;
-  Run show = netdoctor({"incident", "show", m_incident, "--db", m_db});
+  CliRun show = netdoctor({"incident", "show", m_incident, "--db", m_db});
   ASSERT_EQ(show.code, 0) << show.err;
   EXPECT_TRUE(has(show.out, "41k pause/s")) << show.out;
   EXPECT_TRUE(has(show.out, "ecn_min_threshold 150KB -> 50KB [open]")) << show.out;
-  Run missing = netdoctor({"incident", "show", "99", "--db", m_db});
+  CliRun missing = netdoctor({"incident", "show", "99", "--db", m_db});
   EXPECT_EQ(missing.code, 1);
   EXPECT_TRUE(has(missing.err, "no incident 99")) << missing.err;
 }
 
 TEST(StoreCliDbPath, EnvironmentAndXdgDecideWhereTheDatabaseIs) {
   std::string dir = make_temp_dir("dbpath");
-  Run via_env = netdoctor({"incident", "list"}, {"NETDOCTOR_DB=" + dir + "/env.db"});
+  CliRun via_env = netdoctor({"incident", "list"}, {"NETDOCTOR_DB=" + dir + "/env.db"});
   ASSERT_EQ(via_env.code, 0) << via_env.err;
   EXPECT_TRUE(std::filesystem::exists(dir + "/env.db"));
-  Run via_xdg = netdoctor({"change", "list"}, {"XDG_DATA_HOME=" + dir + "/xdg"});
+  CliRun via_xdg = netdoctor({"change", "list"}, {"XDG_DATA_HOME=" + dir + "/xdg"});
   ASSERT_EQ(via_xdg.code, 0) << via_xdg.err;
   EXPECT_TRUE(std::filesystem::exists(dir + "/xdg/netdoctor/netdoctor.db"));
-  Run via_home = netdoctor({"baseline", "list"}, {"HOME=" + dir + "/home"});
+  CliRun via_home = netdoctor({"baseline", "list"}, {"HOME=" + dir + "/home"});
   ASSERT_EQ(via_home.code, 0) << via_home.err;
   EXPECT_TRUE(std::filesystem::exists(dir + "/home/.local/share/netdoctor/netdoctor.db"));
   // --db wins over the environment.
-  Run flag = netdoctor({"incident", "list", "--db", dir + "/flag.db"},
+  CliRun flag = netdoctor({"incident", "list", "--db", dir + "/flag.db"},
                        {"NETDOCTOR_DB=" + dir + "/other.db"});
   ASSERT_EQ(flag.code, 0) << flag.err;
   EXPECT_TRUE(std::filesystem::exists(dir + "/flag.db"));
@@ -238,7 +238,7 @@ TEST(StoreCliDbPath, DatabaseFromANewerNetdoctorIsRefused) {
     ASSERT_TRUE(db.ok());
     ASSERT_TRUE(db->exec("PRAGMA user_version = 50").ok());
   }
-  Run run = netdoctor({"incident", "list", "--db", path});
+  CliRun run = netdoctor({"incident", "list", "--db", path});
   EXPECT_EQ(run.code, 1);
   EXPECT_TRUE(has(run.err, "newer than this netdoctor")) << run.err;
 }
@@ -282,15 +282,15 @@ TEST(StoreCliBaseline, ImportThenCheckFlagsSixPercentNotFourAndNeverCrossesDevic
   write_run(bundle, "perftest", "node05", "node06", "mlx5_1", 100.0);  // another device
   std::string db = dir + "/nd.db";
 
-  Run imported = netdoctor({"baseline", "import", "--bundle", bundle, "--db", db});
+  CliRun imported = netdoctor({"baseline", "import", "--bundle", bundle, "--db", db});
   ASSERT_EQ(imported.code, 0) << imported.err;
   EXPECT_TRUE(has(imported.out, "imported 3 baseline runs")) << imported.out;
 
-  Run shown = netdoctor({"baseline", "show", "node01__node02", "--db", db});
+  CliRun shown = netdoctor({"baseline", "show", "node01__node02", "--db", db});
   ASSERT_EQ(shown.code, 0) << shown.err;
   EXPECT_TRUE(has(shown.out, "100.00 Gb/s")) << shown.out;
 
-  Run checked =
+  CliRun checked =
       netdoctor({"baseline", "check", "--bundle", bundle, "--db", db, "--format", "json"});
   ASSERT_EQ(checked.code, 0) << checked.err;
   auto report = nlohmann::json::parse(checked.out);
@@ -305,10 +305,10 @@ TEST(StoreCliBaseline, ImportThenCheckFlagsSixPercentNotFourAndNeverCrossesDevic
   EXPECT_FALSE(by_pair["node05__node06"]["deviates"].get<bool>());
   EXPECT_EQ(report["deviating"], 1);
 
-  Run loose = netdoctor({"baseline", "check", "--bundle", bundle, "--db", db, "--threshold", "7%"});
+  CliRun loose = netdoctor({"baseline", "check", "--bundle", bundle, "--db", db, "--threshold", "7%"});
   ASSERT_EQ(loose.code, 0) << loose.err;
   EXPECT_TRUE(has(loose.out, "0 of 3 runs deviate")) << loose.out;
-  Run text = netdoctor({"baseline", "check", "--bundle", bundle, "--db", db});
+  CliRun text = netdoctor({"baseline", "check", "--bundle", bundle, "--db", db});
   EXPECT_TRUE(has(text.out, "DEVIATION")) << text.out;
   EXPECT_TRUE(has(text.out, "no baseline for this pair/device/test")) << text.out;
 }
