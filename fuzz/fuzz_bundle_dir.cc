@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -98,7 +99,8 @@ void write_member(int root_fd, const Member& m) {
   int dir_fd = ::dup(root_fd);
   for (std::size_t i = 0; i + 1 < parts.size() && dir_fd >= 0; ++i) {
     (void)::mkdirat(dir_fd, parts[i].c_str(), 0755);
-    const int next = ::openat(dir_fd, parts[i].c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    const int next =
+        ::openat(dir_fd, parts[i].c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     ::close(dir_fd);
     dir_fd = next;
   }
@@ -113,7 +115,8 @@ void write_member(int root_fd, const Member& m) {
       (void)::symlinkat(m.data.c_str(), dir_fd, leaf);
     }
   } else {
-    const int fd = ::openat(dir_fd, leaf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    const int fd =
+        ::openat(dir_fd, leaf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd >= 0) {
       (void)!::write(fd, m.data.data(), m.data.size());
       ::close(fd);
@@ -152,8 +155,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   ::close(root_fd);
 
-  for (auto open : {&open_dir_tree, &open_dir_tree_without_openat2}) {
-    auto tree = open(bundle_dir, fuzz::fuzz_limits());
+  for (auto opener : {&open_dir_tree, &open_dir_tree_without_openat2}) {
+    auto tree = opener(bundle_dir, fuzz::fuzz_limits());
     if (tree.ok()) {
       fuzz::walk_tree(**tree, "", 0);
     }

@@ -23,7 +23,8 @@ const std::string& archive_path() {
     if (::mkdtemp(dir.data()) == nullptr) {
       std::abort();
     }
-    std::atexit([] { std::filesystem::remove_all(std::filesystem::path(archive_path()).parent_path()); });
+    std::atexit(
+        [] { std::filesystem::remove_all(std::filesystem::path(archive_path()).parent_path()); });
     return dir + "/bundle.tar";
   }();
   return k_path;

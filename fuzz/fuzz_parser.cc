@@ -25,8 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto json = netdoctor::parsers::parse_to_json(ND_FUZZ_KIND, text);
   if (json.ok()) {
     // Non-UTF-8 input legitimately reaches string fields; serialising must still work.
-    const std::string out =
-        json->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    const std::string out = json->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     if (out.empty()) {
       std::abort();
     }

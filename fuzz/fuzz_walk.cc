@@ -53,8 +53,8 @@ void exercise_bundle(const Bundle& bundle) {
   if (!fabric.ok()) {
     return;
   }
-  const std::string json = model::inventory_json(*fabric).dump(
-      -1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string json =
+      model::inventory_json(*fabric).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   const std::string text = model::inventory_text(*fabric);
   if (json.empty() || text.size() > (1ull << 30)) {
     std::abort();
