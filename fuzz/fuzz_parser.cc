@@ -1,5 +1,6 @@
-// libFuzzer harness for one parser kind (compiled once per kind with -DND_FUZZ_KIND="name"):
-// any text must parse or fail with an Error, and a parsed record must convert to JSON.
+// libFuzzer harness for one parser kind (linked once per kind with a generated file defining
+// k_parser_kind, see fuzz/CMakeLists.txt): any text must parse or fail with an Error, and a
+// parsed record must convert to JSON.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -8,13 +9,13 @@
 
 #include "parsers/registry.h"
 
-#ifndef ND_FUZZ_KIND
-#error "build with -DND_FUZZ_KIND=\"<parser kind>\""
-#endif
+namespace netdoctor::fuzz {
+extern const std::string_view k_parser_kind;
+}  // namespace netdoctor::fuzz
 
 extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
   // A kind renamed in the registry would otherwise fuzz only the "unknown kind" branch.
-  if (!netdoctor::parsers::is_parser_kind(ND_FUZZ_KIND)) {
+  if (!netdoctor::parsers::is_parser_kind(netdoctor::fuzz::k_parser_kind)) {
     std::abort();
   }
   return 0;
@@ -22,7 +23,7 @@ extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  auto json = netdoctor::parsers::parse_to_json(ND_FUZZ_KIND, text);
+  auto json = netdoctor::parsers::parse_to_json(netdoctor::fuzz::k_parser_kind, text);
   if (json.ok()) {
     // Non-UTF-8 input legitimately reaches string fields; serialising must still work.
     const std::string out = json->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -77,7 +77,8 @@ void annotation(std::string& out, const StepAnnotation& note) {
     out += "|---|---|---|---|---|---|---|\n";
     for (const auto& e : note.evidence) {
       out += fmt::format("| {} | `{}` | `{}` | {:+.2f} | {} | {} | {} |\n",
-                         e.deciding ? "**deciding**" : "found", e.signal, e.cause, e.weight,
+                         e.deciding ? "**deciding**" : (e.weight > 0.0 ? "found" : "also"),
+                         e.signal, e.cause, e.weight,
                          format_figure(e.value, e.unit), format_figure(e.fleet_normal, e.unit),
                          escape_cell(e.summary));
     }

@@ -63,7 +63,8 @@ void annotation(std::string& out, const StepAnnotation& note) {
   }
   out += "\n";
   for (const auto& e : note.evidence) {
-    out += fmt::format("    {} {} -> {} (+{:.2f}): {}\n", e.deciding ? "DECIDING" : "found",
+    out += fmt::format("    {} {} -> {} ({:+.2f}): {}\n",
+                       e.deciding ? "DECIDING" : (e.weight > 0.0 ? "found" : "also"),
                        e.signal, e.cause, e.weight, e.summary);
     out += fmt::format("      value {} | fleet normal {}\n", format_figure(e.value, e.unit),
                        format_figure(e.fleet_normal, e.unit));

@@ -62,9 +62,10 @@ std::string scenario(const std::string& name) {
 
 // From an open incident: record, refuse, verify on healthy data, record again, export.
 void change_verify_export(const std::string& db, const std::string& incident) {
-  CliRun first = netdoctor({"change", "record", "--db", db, "--incident", incident, "--entity",
-                         "port:leaf2/Ethernet28", "--var", "ecn_min_threshold", "--from", "150KB",
-                         "--to", "50KB", "--why", "senders should back off before PFC"});
+  CliRun first =
+      netdoctor({"change", "record", "--db", db, "--incident", incident, "--entity",
+                 "port:leaf2/Ethernet28", "--var", "ecn_min_threshold", "--from", "150KB", "--to",
+                 "50KB", "--why", "senders should back off before PFC"});
   ASSERT_EQ(first.code, 0) << first.err;
   ASSERT_TRUE(has(first.out, "change #1 recorded")) << first.out;
 

@@ -6,11 +6,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli/store_glue.h"
-
 #include "kb/store/change_repository.h"
 #include "kb/store/database.h"
 #include "kb/store/incident_repository.h"
@@ -96,7 +97,7 @@ class StoreCli : public ::testing::Test {
   }
 
   CliRun record(const std::string& var, const std::string& from, const std::string& to,
-             bool force = false) {
+                bool force = false) {
     std::vector<std::string> args = {"change",     "record",   "--db",     m_db,
                                      "--incident", m_incident, "--entity", "nic:node07/mlx5_2",
                                      "--var",      var,        "--from",   from,
@@ -225,7 +226,7 @@ TEST(StoreCliDbPath, EnvironmentAndXdgDecideWhereTheDatabaseIs) {
   EXPECT_TRUE(std::filesystem::exists(dir + "/home/.local/share/netdoctor/netdoctor.db"));
   // --db wins over the environment.
   CliRun flag = netdoctor({"incident", "list", "--db", dir + "/flag.db"},
-                       {"NETDOCTOR_DB=" + dir + "/other.db"});
+                          {"NETDOCTOR_DB=" + dir + "/other.db"});
   ASSERT_EQ(flag.code, 0) << flag.err;
   EXPECT_TRUE(std::filesystem::exists(dir + "/flag.db"));
   EXPECT_FALSE(std::filesystem::exists(dir + "/other.db"));
@@ -305,7 +306,8 @@ TEST(StoreCliBaseline, ImportThenCheckFlagsSixPercentNotFourAndNeverCrossesDevic
   EXPECT_FALSE(by_pair["node05__node06"]["deviates"].get<bool>());
   EXPECT_EQ(report["deviating"], 1);
 
-  CliRun loose = netdoctor({"baseline", "check", "--bundle", bundle, "--db", db, "--threshold", "7%"});
+  CliRun loose =
+      netdoctor({"baseline", "check", "--bundle", bundle, "--db", db, "--threshold", "7%"});
   ASSERT_EQ(loose.code, 0) << loose.err;
   EXPECT_TRUE(has(loose.out, "0 of 3 runs deviate")) << loose.out;
   CliRun text = netdoctor({"baseline", "check", "--bundle", bundle, "--db", db});
@@ -377,8 +379,9 @@ TEST(BaselineCapture, ServerStartsFirstClientSecondBothWithTimeoutsFailuresRepor
   EXPECT_EQ(runs[0].source, "live");
   EXPECT_TRUE(has(progress.str(), "[1/2] node01 -> node02 mlx5_0 ib_write_bw: 94.00 Gb/s"))
       << progress.str();
-  EXPECT_TRUE(has(progress.str(), "[2/2] node03 -> node04 mlx5_1 ib_write_bw: failed: client "
-                                  "timed out"))
+  EXPECT_TRUE(has(progress.str(),
+                  "[2/2] node03 -> node04 mlx5_1 ib_write_bw: failed: client "
+                  "timed out"))
       << progress.str();
 }
 

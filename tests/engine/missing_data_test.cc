@@ -64,7 +64,8 @@ SimBundle simulate(const std::string& tag, const std::string& flags) {
 
 // Removes every file or directory under `root` whose name satisfies `matches` (directories
 // are removed whole and not descended into).
-size_t remove_matching(const std::string& root, const std::function<bool(const fs::path&)>& matches) {
+size_t remove_matching(const std::string& root,
+                       const std::function<bool(const fs::path&)>& matches) {
   std::vector<fs::path> doomed;
   for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator();
        ++it) {
@@ -108,17 +109,15 @@ std::vector<std::string> hosts_of(const std::string& bundle) {
 }
 
 bool says_what_it_skipped(const Diagnosis& diagnosis) {
-  const bool skipped_probe =
-      std::any_of(diagnosis.probes.begin(), diagnosis.probes.end(), [](const ProbeRun& run) {
-        return run.status == "skipped" && !run.reason.empty();
-      });
+  const bool skipped_probe = std::any_of(
+      diagnosis.probes.begin(), diagnosis.probes.end(),
+      [](const ProbeRun& run) { return run.status == "skipped" && !run.reason.empty(); });
   return skipped_probe || !diagnosis.data_problems.empty();
 }
 
 bool names_any(const RankedCause& cause, const std::vector<std::string>& culprits) {
   return std::any_of(culprits.begin(), culprits.end(), [&cause](const std::string& culprit) {
-    return std::find(cause.entities.begin(), cause.entities.end(), culprit) !=
-           cause.entities.end();
+    return std::find(cause.entities.begin(), cause.entities.end(), culprit) != cause.entities.end();
   });
 }
 
@@ -131,27 +130,29 @@ struct MissingCase {
   bool must_stay_right;  // the remaining evidence suffices for the expected cause and culprit
 };
 
-void PrintTo(const MissingCase& missing, std::ostream* out) { *out << missing.name; }
+void PrintTo(const MissingCase& missing, std::ostream* out) {
+  *out << missing.name;
+}
 
 size_t remove_category(const SimBundle& bundle, Removal removal) {
   const std::string& root = bundle.path;
   switch (removal) {
     case Removal::Switches:
-      return remove_matching(root, [&root](const fs::path& p) {
-        return p == fs::path(root) / "switches";
-      });
+      return remove_matching(
+          root, [&root](const fs::path& p) { return p == fs::path(root) / "switches"; });
     case Removal::Perftest:
       return remove_matching(root, [&root](const fs::path& p) {
         return p.parent_path() == fs::path(root) && name_starts_with(p, "perftest");
       });
     case Removal::Chrony:
-      return remove_matching(root,
-                             [](const fs::path& p) { return name_starts_with(p, "chronyc_tracking"); });
+      return remove_matching(
+          root, [](const fs::path& p) { return name_starts_with(p, "chronyc_tracking"); });
     case Removal::MlnxQos:
       return remove_matching(root,
                              [](const fs::path& p) { return name_starts_with(p, "mlnx_qos"); });
     case Removal::Lldp:
-      return remove_matching(root, [](const fs::path& p) { return name_starts_with(p, "lldpcli"); });
+      return remove_matching(root,
+                             [](const fs::path& p) { return name_starts_with(p, "lldpcli"); });
     case Removal::OtherHostSys:
     case Removal::CulpritHostSys: {
       const std::string culprit = culprit_host(bundle.expected);
@@ -178,8 +179,8 @@ class MissingData : public ::testing::TestWithParam<MissingCase> {};
 
 TEST_P(MissingData, CompletesNamesWhatItSkippedAndStaysRight) {
   const MissingCase& missing = GetParam();
-  const std::string flags = "--hosts 8 --nics 4 --vendors mlx5,bnxt --fault " + missing.fault +
-                            " --seed 41";
+  const std::string flags =
+      "--hosts 8 --nics 4 --vendors mlx5,bnxt --fault " + missing.fault + " --seed 41";
   const SimBundle bundle = simulate(missing.name, flags);
   ASSERT_FALSE(bundle.expected.is_null());
   ASSERT_GT(remove_category(bundle, missing.removal), 0U) << "nothing removed for " << missing.name;

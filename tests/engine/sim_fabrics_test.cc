@@ -62,8 +62,7 @@ SimBundle simulate(const std::string& tag, const std::string& flags) {
 
 bool names_any(const RankedCause& cause, const std::vector<std::string>& culprits) {
   return std::any_of(culprits.begin(), culprits.end(), [&cause](const std::string& culprit) {
-    return std::find(cause.entities.begin(), cause.entities.end(), culprit) !=
-           cause.entities.end();
+    return std::find(cause.entities.begin(), cause.entities.end(), culprit) != cause.entities.end();
   });
 }
 
@@ -110,13 +109,15 @@ struct SimCase {
   std::string known_failure;  // non-empty: skipped, reported to the lead
 };
 
-void PrintTo(const SimCase& sim_case, std::ostream* out) { *out << sim_case.flags; }
+void PrintTo(const SimCase& sim_case, std::ostream* out) {
+  *out << sim_case.flags;
+}
 
 const std::vector<std::string>& fault_ids() {
   static const std::vector<std::string> k_ids = {
-      "pfc-storm",         "ecmp-imbalance",  "oversubscription",    "mtu-mismatch",
-      "firmware-mismatch", "link-errors",     "link-degraded",       "buffer-exhaustion",
-      "ecn-misconfig",     "lossy-roce",      "traffic-isolation",   "clock-skew",
+      "pfc-storm",           "ecmp-imbalance", "oversubscription",   "mtu-mismatch",
+      "firmware-mismatch",   "link-errors",    "link-degraded",      "buffer-exhaustion",
+      "ecn-misconfig",       "lossy-roce",     "traffic-isolation",  "clock-skew",
       "addressing-conflict", "small-messages", "baseline-regression"};
   return k_ids;
 }
@@ -130,7 +131,34 @@ std::string test_name(std::string text) {
 
 std::string known_failure(const std::string& name) {
   // Filled from runs of this suite; each entry is in the report to the lead.
-  static const std::vector<std::pair<std::string, std::string>> k_known = {};
+  static const std::vector<std::pair<std::string, std::string>> k_known = {
+      {"wide_ecmp_imbalance",
+       "utilization-ecmp sees the hot leaf (leaf4 CV 0.89, max 97.1 %, seed 11) yet lists it under "
+       "ruled_out: verdict healthy, no cause"},
+      {"mixed3_ecmp_imbalance",
+       "utilization-ecmp sees the hot leaf (leaf4 CV 0.89, max 97.1 %, seed 11) yet lists it under "
+       "ruled_out: verdict healthy, no cause"},
+      {"wide_oversubscription",
+       "pfc-pause pfc-storm-origin fires on congested leaf uplinks (spine<->leaf pause 35-60x "
+       "median) and outranks oversubscription (0.78 vs 0.55)"},
+      {"mixed3_oversubscription",
+       "pfc-pause pfc-storm-origin fires on congested leaf uplinks (spine<->leaf pause 35-60x "
+       "median) and outranks oversubscription (0.78 vs 0.55)"},
+      {"wide_ecn_misconfig",
+       "pfc-pause pfc-storm-origin on leaf4<->spine ports (~70x median pause) outranks "
+       "ecn-misconfig (0.75 vs 0.62)"},
+      {"mixed3_ecn_misconfig",
+       "pfc-pause pfc-storm-origin on leaf4<->spine ports (~70x median pause) outranks "
+       "ecn-misconfig (0.75 vs 0.62)"},
+      {"wide_lossy_roce",
+       "drops-buffers lossless-queue-drops on the leaf ports facing the lossy host make "
+       "buffer-exhaustion (0.78) outrank lossy-roce (0.62)"},
+      {"mixed3_lossy_roce",
+       "drops-buffers lossless-queue-drops on the leaf ports facing the lossy host make "
+       "buffer-exhaustion (0.78) outrank lossy-roce (0.62)"},
+      {"wide_baseline_regression",
+       "baseline-regression not top; perftest-baseline shows pairs at baseline (wide fabric, seed "
+       "11)"}};
   for (const auto& [case_name, reason] : k_known) {
     if (case_name == name) {
       return reason;
@@ -148,10 +176,9 @@ std::vector<SimCase> single_fault_cases() {
     wide.known_failure = known_failure(wide.name);
     out.push_back(wide);
     // Mixed vendors with 3 samples per machine.
-    SimCase mixed{"mixed3_" + test_name(fault),
-                  "--hosts 8 --nics 4 --vendors mlx5,bnxt --samples 3 --fault " + fault +
-                      " --seed 5",
-                  ""};
+    SimCase mixed{
+        "mixed3_" + test_name(fault),
+        "--hosts 8 --nics 4 --vendors mlx5,bnxt --samples 3 --fault " + fault + " --seed 5", ""};
     mixed.known_failure = known_failure(mixed.name);
     out.push_back(mixed);
   }
@@ -169,9 +196,10 @@ TEST_P(SimFabric, DiagnosesSimulatorExpectedCauseCulpritAndVerdict) {
   expect_matches_expected(bundle, sim_case.flags);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    EveryFault, SimFabric, ::testing::ValuesIn(single_fault_cases()),
-    [](const ::testing::TestParamInfo<SimCase>& param_info) { return param_info.param.name; });
+INSTANTIATE_TEST_SUITE_P(EveryFault, SimFabric, ::testing::ValuesIn(single_fault_cases()),
+                         [](const ::testing::TestParamInfo<SimCase>& param_info) {
+                           return param_info.param.name;
+                         });
 
 TEST(SimHealthyFabric, TwoSamplesIsHealthy) {
   const std::string flags = "--hosts 10 --nics 4 --fault healthy --seed 3 --samples 2";
@@ -193,8 +221,7 @@ std::vector<std::string> host_names(const std::string& shape_flags) {
   const SimBundle healthy = simulate("names", shape_flags + " --fault healthy");
   std::vector<std::string> names;
   std::error_code error;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(healthy.path + "/hosts", error)) {
+  for (const auto& entry : std::filesystem::directory_iterator(healthy.path + "/hosts", error)) {
     names.push_back(entry.path().filename().string());
   }
   std::sort(names.begin(), names.end());
@@ -215,6 +242,11 @@ class SimFaultAtHost : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SimFaultAtHost, DiagnosesFaultPlacedOnAChosenHost) {
   const std::string fault = GetParam();
+  if (fault == "lossy-roce") {
+    GTEST_SKIP() << "known failure: "
+                 << "top cause buffer-exhaustion instead of lossy-roce "
+                 << "(drops-buffers lossless-queue-drops at the leaf outranks it)";
+  }
   const std::string shape = "--hosts 9 --nics 4 --hosts-per-leaf 3 --seed 21";
   const auto names = host_names(shape);
   ASSERT_GE(names.size(), 9U);
@@ -227,8 +259,8 @@ TEST_P(SimFaultAtHost, DiagnosesFaultPlacedOnAChosenHost) {
 }
 
 INSTANTIATE_TEST_SUITE_P(HostFaults, SimFaultAtHost,
-                         ::testing::Values("link-errors", "pfc-storm", "mtu-mismatch",
-                                           "lossy-roce", "clock-skew", "link-degraded"),
+                         ::testing::Values("link-errors", "pfc-storm", "mtu-mismatch", "lossy-roce",
+                                           "clock-skew", "link-degraded"),
                          [](const ::testing::TestParamInfo<std::string>& param_info) {
                            return test_name(param_info.param);
                          });
@@ -238,7 +270,9 @@ struct TwoFaults {
   std::string flags;
 };
 
-void PrintTo(const TwoFaults& two, std::ostream* out) { *out << two.flags; }
+void PrintTo(const TwoFaults& two, std::ostream* out) {
+  *out << two.flags;
+}
 
 class SimTwoFaults : public ::testing::TestWithParam<TwoFaults> {};
 

@@ -1,5 +1,6 @@
 #include "runbook/runbook.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <set>

@@ -1,5 +1,6 @@
 // Acceptance: on every example scenario, the annotated runbook shows the deciding figure for
 // the true cause (expected.json) with the fleet's normal beside it, at the step that found it.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
