@@ -10,6 +10,7 @@
 
 #include "base/strings.h"
 #include "cli/command.h"
+#include "cli/store_glue.h"
 #include "engine/pipeline.h"
 #include "engine/render.h"
 #include "kb/playbook.h"
@@ -24,7 +25,9 @@ struct DiagnoseArgs {
   bool explain = false;
   std::string threshold = "5%";
   int roce_priority = 3;
-  std::string incident = "<N>";
+  std::optional<std::int64_t> incident;
+  std::string db;
+  bool no_record = false;
 };
 
 constexpr int k_load_threads = 2;  // the machine budget the tool is designed for
@@ -77,7 +80,27 @@ void run_diagnose(const DiagnoseArgs& args, Context& context) {
   }
   engine::RenderOptions render;
   render.explain = args.explain;
-  render.incident = args.incident;
+  render.incident = args.incident ? std::to_string(*args.incident) : "<N>";
+  if (!args.no_record) {
+    // The incident record is the postmortem's backbone, but a store that cannot be opened must
+    // not cost the on-call engineer the diagnosis itself: warn and go on.
+    auto store = open_store(args.db);
+    if (!store.ok()) {
+      context.err << "netdoctor diagnose: warning: not recorded in the incident store: "
+                  << store.error().describe() << "\n";
+    } else {
+      auto json_text = engine::render_json(*diagnosis, render);
+      auto id = record_diagnosis(*store, args.incident, *diagnosis, "bundle " + args.bundle,
+                                 json_text);
+      if (!id.ok()) {
+        context.err << "netdoctor diagnose: warning: not recorded in the incident store: "
+                    << id.error().describe() << "\n";
+      } else {
+        render.incident = std::to_string(*id);
+        context.err << "netdoctor diagnose: recorded as incident " << *id << "\n";
+      }
+    }
+  }
   if (args.format == "json") {
     context.out << engine::render_json(*diagnosis, render);
   } else if (args.format == "md") {
@@ -108,7 +131,9 @@ void add_diagnose_command(CLI::App& app, Context& context) {
   sub->add_option("--roce-priority", args->roce_priority, "the lossless priority RoCE uses (0-7)")
       ->check(CLI::Range(0, 7));
   sub->add_option("--incident", args->incident,
-                  "incident number for the ready `change record` line");
+                  "append this diagnosis to incident N (default: open a new incident)");
+  add_db_option(*sub, args->db);
+  sub->add_flag("--no-record", args->no_record, "do not record the diagnosis in the incident store");
   sub->callback([args, &context] { run_diagnose(*args, context); });
 }
 

@@ -28,14 +28,24 @@ std::string substitute_host(const std::string& arg, const std::string& host) {
   return out;
 }
 
+// The last line that says something: pdsh's own "h2: X exited with exit code 1" follows the
+// remote's real complaint, so its lines are used only when nothing else was said.
 std::string last_line(std::string_view text) {
+  std::string fallback;
   const auto lines = split_lines(text);
   for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
-    if (!trim(*it).empty()) {
-      return std::string(trim(*it));
+    const std::string_view line = trim(*it);
+    if (line.empty()) {
+      continue;
+    }
+    if (!starts_with(line, "pdsh@")) {
+      return std::string(line);
+    }
+    if (fallback.empty()) {
+      fallback = line;
     }
   }
-  return {};
+  return fallback;
 }
 
 std::string failure_text(const CommandOutput& output) {

@@ -1,6 +1,16 @@
 // Canonical metrics: the vendor-neutral names every counter is mapped to (the mapping is data,
 // in model/counters.tsv). A metric may be qualified by an index: a priority (0..7) for PFC and
 // per-priority traffic, a queue number for switch queues.
+//
+// NIC vocabulary (the full list heads model/counters.tsv): PFC pfc_{rx,tx}_pause_frames[p],
+// pfc_{rx,tx}_pause_us[p], pause_storm_{warning,error}_events; drops port_rx_discards,
+// prio_rx_discards[p], rx_out_of_buffer; link fcs_errors, symbol_errors, pcs_symbol_errors,
+// fec_corrected_bits, fec_uncorrectable_blocks, rx_bits, link_down_events; traffic
+// port_{rx,tx}_{bytes,packets}, prio_{rx,tx}_{bytes,packets}[p], rdma_{rx,tx}_{bytes,packets};
+// ECN/CC ecn_marked_packets, cnp_sent, cnp_handled, cnp_ignored; RDMA out_of_sequence,
+// seq_err_naks, ack_timeouts, implied_nak_seq_err, duplicate_requests, rnr_naks, retransmits;
+// IB PMA ib_* (ib_rx_bytes in bytes, ib_xmit_wait, ib_symbol_errors, ...); netdev_* from
+// /sys/class/net statistics. Switch port metrics are listed at model::SwitchPort.
 #pragma once
 
 #include <compare>

@@ -108,6 +108,14 @@ TEST(MergeLauncherOutput, FailuresAreNamedPerCause) {
       merge_launcher_output("n1", exited(127, "", "bash: netdoctor: command not found\n"), out)
           .error,
       "command not found"));
+  EXPECT_TRUE(contains(
+      merge_launcher_output("h2",
+                            exited(1, "",
+                                   "h2: netdoctor collect: cannot use --root: no such directory\n"
+                                   "pdsh@vm: h2: netdoctor exited with exit code 1\n"),
+                            out)
+          .error,
+      "cannot use --root"));
   const Result<CommandOutput> timed_out = make_error(ErrorCode::Timeout, "killed after 300s");
   EXPECT_TRUE(contains(merge_launcher_output("n1", timed_out, out).error, "timed out"));
   EXPECT_TRUE(contains(merge_launcher_output("n1", exited(0, "hello world\n"), out).error,
