@@ -47,6 +47,10 @@ struct CollectArgs {
   double host_timeout_s = 300.0;
 };
 
+// Commands of one sample run this many at a time: each is mostly waiting on the kernel or a
+// daemon, and a sample should be short so its counters describe one moment.
+constexpr int k_command_parallelism = 8;
+
 void fail(Context& context, ExitCode code, const std::string& message) {
   context.err << "netdoctor collect: " << message << "\n";
   context.exit_code = code;
@@ -122,6 +126,7 @@ void run_local(const CollectArgs& args, Context& context) {
   collect::CollectOptions options;
   options.samples = args.samples;
   options.interval = to_ms(args.interval_s);
+  options.command_parallelism = k_command_parallelism;
   options.host = args.host;
   if (options.host.empty()) {
     auto named = collect::host_name_of(*make_live_sample(args.root, runner, command_options, 0.0));

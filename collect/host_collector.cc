@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <atomic>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <thread>
 
 #include "base/strings.h"
 
@@ -53,8 +56,8 @@ struct SampleCounts {
 
 // Reads the plan's files, then runs its commands, in plan order.
 Result<SampleCounts> capture_sample(const SampleSource& host, const CapturePlan& plan,
-                                    std::set<std::string>& missing_tools, SampleWriter& writer,
-                                    Notes& notes) {
+                                    int parallelism, std::set<std::string>& missing_tools,
+                                    SampleWriter& writer, Notes& notes) {
   SampleCounts counts;
   for (const auto& path : plan.files) {
     auto content = host.read_file(path);
@@ -70,21 +73,47 @@ Result<SampleCounts> capture_sample(const SampleSource& host, const CapturePlan&
           fmt::format("cannot read {}: {}", host.display_path(path), content.error().message));
     }
   }
-  for (const auto& command : plan.commands) {
-    const std::string& program = command.argv.front();
-    if (missing_tools.count(program) != 0) {
-      continue;
+  // Run first (in parallel when allowed), then judge and write in plan order.
+  std::vector<std::size_t> to_run;
+  for (std::size_t i = 0; i < plan.commands.size(); ++i) {
+    if (missing_tools.count(plan.commands[i].argv.front()) == 0) {
+      to_run.push_back(i);
     }
+  }
+  std::vector<Result<std::string>> outputs(
+      to_run.size(), Result<std::string>(make_error(ErrorCode::Internal, "not run")));
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t k = next++; k < to_run.size(); k = next++) {
+      outputs[k] = host.command(plan.commands[to_run[k]].argv);
+    }
+  };
+  const auto threads = std::min(to_run.size(), static_cast<std::size_t>(std::max(parallelism, 1)));
+  if (threads <= 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    for (std::size_t t = 0; t < threads; ++t) {
+      pool.emplace_back(worker);
+    }
+    for (auto& thread : pool) {
+      thread.join();
+    }
+  }
+  for (std::size_t k = 0; k < to_run.size(); ++k) {
+    const auto& command = plan.commands[to_run[k]];
+    const std::string& program = command.argv.front();
     const std::string line = join(command.argv, " ");
-    auto output = host.command(command.argv);
+    const auto& output = outputs[k];
     if (output.ok()) {
       ND_TRY(writer.write("/sos_commands/" + command.group + "/" + mangle_command(command.argv),
                           *output));
       ++counts.commands;
     } else if (output.error().code == ErrorCode::NotFound) {
-      missing_tools.insert(program);
-      notes.add(fmt::format("{} is not installed: '{}' and the other {} commands not captured",
-                            program, line, program));
+      if (missing_tools.insert(program).second) {
+        notes.add(fmt::format("{} is not installed: '{}' and the other {} commands not captured",
+                              program, line, program));
+      }
     } else {
       notes.add(fmt::format("'{}' failed: {}", line, output.error().message));
     }
@@ -187,7 +216,8 @@ Result<CollectReport> collect_host(const CollectOptions& options, const SampleFa
     const auto host = factory(at);
     SampleWriter writer(out, prefix);
     ND_TRY_ASSIGN(SampleCounts counts,
-                  capture_sample(*host, report.plan, missing_tools, writer, notes));
+                  capture_sample(*host, report.plan, options.command_parallelism, missing_tools,
+                                 writer, notes));
     ND_TRY(writer.write("/captured_at", fmt::format("{:.6f}\n", at)));
     const std::string header = fmt::format(
         "netdoctor collect: host {} sample {} at {:.6f}: {} RDMA devices, {} interfaces, {} files, "

@@ -22,6 +22,9 @@ struct CollectOptions {
   std::string host;  // the directory name under hosts/
   int samples = 1;
   std::chrono::milliseconds interval{1000};  // from the start of one sample to the next
+  // Commands run at once within a sample. Above 1 the runner must be thread-safe (the live one
+  // is); outputs are still written in plan order.
+  int command_parallelism = 1;
 };
 
 struct CollectReport {

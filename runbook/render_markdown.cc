@@ -42,7 +42,11 @@ void summary(std::string& out, const AnnotatedRunbook& annotated) {
     }
   }
   out += "\n\n";
-  if (auto deciding = deciding_evidence(dx)) {
+  auto deciding = deciding_evidence(dx);
+  if (deciding && !deciding->value && !deciding->fleet_normal) {
+    out += fmt::format("**Deciding finding** (`{}` / `{}`): {}\n\n", deciding->probe,
+                       deciding->signal, deciding->summary);
+  } else if (deciding) {
     out += "| Deciding probe | Signal | Culprit's value | Fleet's normal |\n";
     out += "|---|---|---|---|\n";
     out += fmt::format("| `{}` | `{}` | {} | {} |\n\n", deciding->probe, deciding->signal,

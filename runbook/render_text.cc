@@ -37,10 +37,15 @@ void summary(std::string& out, const AnnotatedRunbook& annotated) {
   }
   out += "\n";
   if (auto deciding = deciding_evidence(dx)) {
-    out += fmt::format("Deciding figure: {} / {}: {} against the fleet's normal {}\n",
-                       deciding->probe, deciding->signal,
-                       format_figure(deciding->value, deciding->unit),
-                       format_figure(deciding->fleet_normal, deciding->unit));
+    if (deciding->value || deciding->fleet_normal) {
+      out += fmt::format("Deciding figure: {} / {}: {} against the fleet's normal {}\n",
+                         deciding->probe, deciding->signal,
+                         format_figure(deciding->value, deciding->unit),
+                         format_figure(deciding->fleet_normal, deciding->unit));
+    } else {
+      out += fmt::format("Deciding finding: {} / {}: {}\n", deciding->probe, deciding->signal,
+                         deciding->summary);
+    }
   }
   out += "Checklist:\n";
   for (std::size_t i = 0; i < annotated.steps.size(); ++i) {

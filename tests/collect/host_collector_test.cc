@@ -243,6 +243,7 @@ TEST(LiveCollect, ThisHostCapturesNetdevsAndCommandsAndReadsBack) {
   options.host = "thishost";
   options.samples = 2;
   options.interval = std::chrono::milliseconds(100);
+  options.command_parallelism = 4;  // the live runner is thread-safe
   const std::string out = make_temp_dir("collect-live");
   auto writer = open_dir_writer(out);
   ASSERT_TRUE(writer.ok());

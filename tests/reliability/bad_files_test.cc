@@ -187,7 +187,7 @@ TEST_P(BadFilesTest, OtherHostsLoadAndTheProblemNamesTheFile) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corruptions, BadFilesTest, ::testing::ValuesIn(corruptions()),
-                         [](const auto& info) { return std::string(info.param.name); });
+                         [](const auto& test_param) { return std::string(test_param.param.name); });
 
 class HostileNumbersTest : public ::testing::TestWithParam<std::string> {};
 
@@ -245,9 +245,9 @@ TEST_P(HostileNumbersTest, CounterFilesWithHostileNumbersAreReportedNotTrusted) 
 }
 
 INSTANTIATE_TEST_SUITE_P(Numbers, HostileNumbersTest, ::testing::ValuesIn(hostile_numbers()),
-                         [](const auto& info) {
+                         [](const auto& test_param) {
                            std::string name;
-                           for (char c : info.param) {
+                           for (char c : test_param.param) {
                              if (std::isalnum(static_cast<unsigned char>(c)) != 0) {
                                name += c;
                              } else if (c == '-') {
