@@ -65,8 +65,7 @@ void run_runbook(const RunbookArgs& args, Context& context) {
     return;
   }
   auto annotated = runbook::annotate(std::move(*book), std::move(*diagnosis));
-  context.out << (markdown ? runbook::render_markdown(annotated)
-                           : runbook::render_text(annotated));
+  context.out << (markdown ? runbook::render_markdown(annotated) : runbook::render_text(annotated));
   context.exit_code = ExitCode::Ok;
 }
 

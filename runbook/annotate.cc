@@ -62,7 +62,9 @@ void read_entity(Names& names, const std::string& entity) {
   }
 }
 
-bool not_needed(const std::string& reason) { return starts_with(reason, "not needed"); }
+bool not_needed(const std::string& reason) {
+  return starts_with(reason, "not needed");
+}
 
 }  // namespace
 

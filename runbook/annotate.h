@@ -14,14 +14,14 @@
 namespace netdoctor::runbook {
 
 enum class StepState {
-  Decided,   // holds the deciding figure of the top cause
-  Supports,  // found evidence for a reported cause
-  Found,     // found evidence, for causes not reported (explained away or too weak)
-  Cleared,   // ran and found only evidence against causes
-  Quiet,     // ran, nothing weighed
-  NotNeeded, // skipped by the engine: the question was already settled
-  NoData,    // skipped or failed: the bundle lacks its data
-  NotRun,    // not reached
+  Decided,    // holds the deciding figure of the top cause
+  Supports,   // found evidence for a reported cause
+  Found,      // found evidence, for causes not reported (explained away or too weak)
+  Cleared,    // ran and found only evidence against causes
+  Quiet,      // ran, nothing weighed
+  NotNeeded,  // skipped by the engine: the question was already settled
+  NoData,     // skipped or failed: the bundle lacks its data
+  NotRun,     // not reached
 };
 const char* to_string(StepState state);
 bool is_open(StepState state);  // a person may still want to do this step by hand
@@ -51,16 +51,16 @@ struct StepAnnotation {
   std::optional<std::size_t> run_order;  // 1-based position in the engine's run
   std::vector<StepEvidence> evidence;
   std::vector<StepMove> moves;
-  std::vector<std::string> checked;  // what it looked at and found normal
+  std::vector<std::string> checked;           // what it looked at and found normal
   std::vector<std::string> culprit_commands;  // the step's commands filled for the culprit
 };
 
 struct AnnotatedRunbook {
   Runbook runbook;
   engine::Diagnosis diagnosis;
-  std::vector<StepAnnotation> steps;  // parallel to runbook.steps
+  std::vector<StepAnnotation> steps;         // parallel to runbook.steps
   std::optional<std::size_t> deciding_step;  // index into steps
-  std::vector<std::string> culprit;  // the top cause's entities
+  std::vector<std::string> culprit;          // the top cause's entities
 };
 
 // `diagnosis` must come from the engine with `explain` on (every score movement).

@@ -98,11 +98,11 @@ Result<CauseExplanation> explain_cause(const Library& library, const std::string
       valid.push_back(c.id);
     }
     auto near = suggest_causes(library, id);
-    std::string hint = near.empty() ? std::string()
-                                    : fmt::format("did you mean {}? ", join(near, " or "));
-    return make_error(ErrorCode::InvalidArgument,
-                      fmt::format("unknown cause '{}'; {}valid causes: {}", id, hint,
-                                  join(valid, ", ")));
+    std::string hint =
+        near.empty() ? std::string() : fmt::format("did you mean {}? ", join(near, " or "));
+    return make_error(
+        ErrorCode::InvalidArgument,
+        fmt::format("unknown cause '{}'; {}valid causes: {}", id, hint, join(valid, ", ")));
   }
   CauseExplanation out;
   out.id = cause->id;
@@ -117,16 +117,14 @@ Result<CauseExplanation> explain_cause(const Library& library, const std::string
   }
   const auto& next = cause->next_change;
   out.next_change = {show_template(next.variable, roce_priority),
-                     show_template(next.from, roce_priority),
-                     show_template(next.to, roce_priority),
+                     show_template(next.from, roce_priority), show_template(next.to, roce_priority),
                      show_template(next.action, roce_priority),
                      show_template(next.verify, roce_priority)};
   for (const auto& playbook : library.knowledge.playbooks.playbooks()) {
     const auto& c = playbook.candidates;
     auto where = std::find(c.begin(), c.end(), cause->id);
     if (where != c.end()) {
-      out.symptoms.push_back(
-          {playbook.symptom, static_cast<std::size_t>(where - c.begin()) + 1});
+      out.symptoms.push_back({playbook.symptom, static_cast<std::size_t>(where - c.begin()) + 1});
     }
   }
   out.source = cause->source;
@@ -162,12 +160,12 @@ std::string render_explanation_text(const CauseExplanation& x) {
   out += "\nFIRST CHANGE TO TRY (one variable at a time)\n";
   out += fmt::format("  variable: {}\n  from:     {}\n  to:       {}\n", x.next_change.variable,
                      x.next_change.from, x.next_change.to);
-  out += fmt::format("  do:       {}\n  verify:   {}\n", x.next_change.action,
-                     x.next_change.verify);
+  out +=
+      fmt::format("  do:       {}\n  verify:   {}\n", x.next_change.action, x.next_change.verify);
   out += "\nSYMPTOMS THAT CONSIDER IT\n";
   for (const auto& s : x.symptoms) {
-    out += fmt::format("  {} (candidate #{}; `netdoctor runbook {}`)\n", s.symptom, s.rank,
-                       s.symptom);
+    out +=
+        fmt::format("  {} (candidate #{}; `netdoctor runbook {}`)\n", s.symptom, s.rank, s.symptom);
   }
   out += fmt::format("\nWHERE IT IS DISCUSSED\n  {}\n", x.source);
   return out;
@@ -185,8 +183,8 @@ std::string render_explanation_markdown(const CauseExplanation& x) {
                        escape_cell(s.note), escape_cell(s.look_for));
   }
   for (const auto& s : x.against) {
-    out += fmt::format("| against | `{}` | `{}` | {:g} | {} | {} |\n", s.probe, s.signal,
-                       s.weight, escape_cell(s.note), escape_cell(s.look_for));
+    out += fmt::format("| against | `{}` | `{}` | {:g} | {} | {} |\n", s.probe, s.signal, s.weight,
+                       escape_cell(s.note), escape_cell(s.look_for));
   }
   out += "\n## Remediation\n\n";
   for (std::size_t i = 0; i < x.remediation.size(); ++i) {
@@ -196,8 +194,8 @@ std::string render_explanation_markdown(const CauseExplanation& x) {
   out += "| Variable | From | To |\n|---|---|---|\n";
   out += fmt::format("| {} | {} | {} |\n\n", escape_cell(x.next_change.variable),
                      escape_cell(x.next_change.from), escape_cell(x.next_change.to));
-  out += fmt::format("- **Do:** {}\n- **Verify:** {}\n", x.next_change.action,
-                     x.next_change.verify);
+  out +=
+      fmt::format("- **Do:** {}\n- **Verify:** {}\n", x.next_change.action, x.next_change.verify);
   out += "\n## Symptoms that consider it\n\n";
   for (const auto& s : x.symptoms) {
     out += fmt::format("- `{}`: candidate #{} (`netdoctor runbook {}`)\n", s.symptom, s.rank,

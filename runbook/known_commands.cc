@@ -24,10 +24,11 @@ std::vector<KnownFlag> flags(std::initializer_list<std::string_view> specs) {
 }
 
 std::vector<KnownCommand> make_table() {
-  const auto perftest_bw = flags({"-d=", "-i=", "-x=", "-s=", "-D=", "-n=", "-q=", "-m=", "-p=",
-                                  "-F", "-a", "-R", "--report_gbits", "--tclass="});
-  const auto perftest_lat = flags({"-d=", "-i=", "-x=", "-s=", "-n=", "-m=", "-p=", "-F", "-a",
-                                   "-R", "--tclass="});
+  const auto perftest_bw =
+      flags({"-d=", "-i=", "-x=", "-s=", "-D=", "-n=", "-q=", "-m=", "-p=", "-F", "-a", "-R",
+             "--report_gbits", "--tclass="});
+  const auto perftest_lat =
+      flags({"-d=", "-i=", "-x=", "-s=", "-n=", "-m=", "-p=", "-F", "-a", "-R", "--tclass="});
   const auto ip_flags = flags({"-d", "-s", "-4", "-6", "-br", "-j", "-p", "-o", "-details"});
   const auto rdma_flags = flags({"-d", "-j", "-p"});
   const auto counters_flags = flags({"-p=", "-a", "-i="});
@@ -36,16 +37,22 @@ std::vector<KnownCommand> make_table() {
   const Side a = Side::Any;
   return {
       // Host: NIC and link.
-      {"ethtool", {}, flags({"-S", "-i", "-a", "-m", "-k", "-g", "-l", "-c", "--show-fec",
-                             "-I", "--include-statistics"}),
-       h, "NIC link settings, statistics (-S), driver/firmware (-i), pause (-a), module (-m)"},
+      {"ethtool",
+       {},
+       flags({"-S", "-i", "-a", "-m", "-k", "-g", "-l", "-c", "--show-fec", "-I",
+              "--include-statistics"}),
+       h,
+       "NIC link settings, statistics (-S), driver/firmware (-i), pause (-a), module (-m)"},
       {"ip", {"address"}, ip_flags, h, "addresses and MTU per netdev"},
       {"ip", {"addr"}, ip_flags, h, "addresses and MTU per netdev"},
       {"ip", {"link"}, ip_flags, h, "netdev state and MTU"},
       {"ip", {"route"}, ip_flags, h, "routing table"},
       {"ip", {"rule"}, ip_flags, h, "policy routing rules"},
       {"ip", {"neigh"}, ip_flags, h, "ARP / neighbour table"},
-      {"ibv_devinfo", {}, flags({"-v", "-d=", "-i=", "-l"}), h,
+      {"ibv_devinfo",
+       {},
+       flags({"-v", "-d=", "-i=", "-l"}),
+       h,
        "RDMA devices: firmware, port state, active MTU, speed and width"},
       {"ibv_devices", {}, {}, h, "RDMA device names"},
       {"ibstat", {}, {}, h, "RDMA port state, rate and firmware"},
@@ -57,14 +64,21 @@ std::vector<KnownCommand> make_table() {
       {"rdma", {"statistic"}, rdma_flags, h, "RDMA hw counters per port"},
       {"rdma", {"dev", "show"}, rdma_flags, h, "RDMA devices"},
       {"mlnx_qos", {}, flags({"-i="}), h, "NIC trust mode, PFC per priority, buffers (mlx5)"},
-      {"mlxlink", {}, flags({"-d=", "-p=", "-m", "-e", "-c"}), h,
+      {"mlxlink",
+       {},
+       flags({"-d=", "-p=", "-m", "-e", "-c"}),
+       h,
        "mlx5 link: speed, FEC, BER and error counters (-c), module (-m), eye (-e)"},
       {"mlxconfig", {"query"}, flags({"-d="}), h, "mlx5 firmware configuration"},
       {"lspci", {}, flags({"-s=", "-vv", "-v"}), h, "PCIe link speed and width of the NIC"},
       {"chronyc", {"tracking"}, flags({"-n"}), h, "clock offset against the reference"},
       {"chronyc", {"sources"}, flags({"-n", "-v"}), h, "time sources and their state"},
       {"chronyc", {"sourcestats"}, flags({"-n", "-v"}), h, "time source drift statistics"},
-      {"lldpcli", {"show", "neighbors"}, flags({"-f="}), h, "the switch port each NIC is cabled to"},
+      {"lldpcli",
+       {"show", "neighbors"},
+       flags({"-f="}),
+       h,
+       "the switch port each NIC is cabled to"},
       {"ib_write_bw", {}, perftest_bw, h, "RDMA write bandwidth between two hosts"},
       {"ib_read_bw", {}, perftest_bw, h, "RDMA read bandwidth between two hosts"},
       {"ib_send_bw", {}, perftest_bw, h, "RDMA send bandwidth between two hosts"},
@@ -77,12 +91,18 @@ std::vector<KnownCommand> make_table() {
       // Switch: SONiC.
       {"show", {"pfc", "counters"}, {}, s, "PFC frames received (Rx) and sent (Tx) per port"},
       {"show", {"queue", "counters"}, {}, s, "packets, bytes and drops per port queue"},
-      {"show", {"interfaces", "counters"}, counters_flags, s,
+      {"show",
+       {"interfaces", "counters"},
+       counters_flags,
+       s,
        "per port OK/ERR/DRP/OVR counts, rates and utilisation"},
       {"show", {"interfaces", "counters", "errors"}, counters_flags, s, "per port error counts"},
       {"show", {"interfaces", "counters", "rates"}, counters_flags, s, "per port rates"},
       {"show", {"interfaces", "status"}, {}, s, "per port speed, MTU, oper state"},
-      {"show", {"interfaces", "transceiver", "eeprom"}, flags({"-d"}), s,
+      {"show",
+       {"interfaces", "transceiver", "eeprom"},
+       flags({"-d"}),
+       s,
        "optic type and DOM (light levels)"},
       {"show", {"lldp", "table"}, {}, s, "LLDP neighbours per port"},
       {"show", {"pfcwd", "stats"}, {}, s, "PFC watchdog storms detected and restored"},
@@ -93,7 +113,10 @@ std::vector<KnownCommand> make_table() {
       {"show", {"priority-group", "watermark", "headroom"}, {}, s, "peak headroom use"},
       {"ecnconfig", {}, flags({"-l", "-p="}), s, "WRED/ECN profiles (-l lists them)"},
       // Filters and helpers usable on both sides.
-      {"grep", {}, flags({"-E", "-H", "-i", "-v", "-c", "-w", "-o", "-r", "-e=", "-A=", "-B="}), a,
+      {"grep",
+       {},
+       flags({"-E", "-H", "-i", "-v", "-c", "-w", "-o", "-r", "-e=", "-A=", "-B="}),
+       a,
        "select lines"},
       {"cat", {}, {}, a, "print a file"},
       {"ls", {}, flags({"-l"}), a, "list a directory"},
@@ -242,9 +265,9 @@ Result<const KnownCommand*> match_command(const Words& words) {
     }
   }
   if (forms.empty()) {
-    return make_error(ErrorCode::InvalidArgument,
-                      fmt::format("unknown tool '{}' (not in runbook/known_commands.cc)",
-                                  words.front()));
+    return make_error(
+        ErrorCode::InvalidArgument,
+        fmt::format("unknown tool '{}' (not in runbook/known_commands.cc)", words.front()));
   }
   // Longest subcommand first, so `show interfaces counters errors` wins over its prefix.
   std::stable_sort(forms.begin(), forms.end(), [](const KnownCommand* x, const KnownCommand* y) {

@@ -35,9 +35,8 @@ Status check_placeholders(const std::string& run, const std::string& file,
     const std::string name = run.substr(pos, close - pos + 1);
     const auto& known = known_placeholders();
     if (std::find(known.begin(), known.end(), name) == known.end()) {
-      return kb::toml_error(file, where,
-                            fmt::format("unknown placeholder '{}' (known: {})", name,
-                                        join(known, " ")));
+      return kb::toml_error(
+          file, where, fmt::format("unknown placeholder '{}' (known: {})", name, join(known, " ")));
     }
     pos = close + 1;
   }
@@ -101,9 +100,9 @@ const SignalReading* ProbeManual::reading(std::string_view signal) const {
 }
 
 const std::vector<std::string>& known_placeholders() {
-  static const std::vector<std::string> k_names = {
-      "<netdev>", "<rdma-dev>", "<pci>",  "<port>",    "<peer-ip>",
-      "<ip>",     "<host>",     "<file>", "<profile>", "<seconds>"};
+  static const std::vector<std::string> k_names = {"<netdev>",  "<rdma-dev>", "<pci>",  "<port>",
+                                                   "<peer-ip>", "<ip>",       "<host>", "<file>",
+                                                   "<profile>", "<seconds>"};
   return k_names;
 }
 
@@ -182,10 +181,10 @@ Result<ManualSet> ManualSet::load(const std::vector<kb::DataFile>& files,
   if (require_all) {
     for (const auto& probe : probes) {
       if (set.find(probe.id) == nullptr) {
-        return make_error(ErrorCode::NotFound,
-                          fmt::format("no manual for probe '{}' (kb/manual/{}.toml)", probe.id,
-                                      probe.id),
-                          "kb/manual");
+        return make_error(
+            ErrorCode::NotFound,
+            fmt::format("no manual for probe '{}' (kb/manual/{}.toml)", probe.id, probe.id),
+            "kb/manual");
       }
     }
   }

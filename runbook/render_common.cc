@@ -11,7 +11,7 @@ std::string format_figure(std::optional<double> value, std::string_view unit) {
   // Counts and rates read best whole ("71586 frames/s"); ratios and tiny rates keep 4 digits.
   const double magnitude = *value < 0.0 ? -*value : *value;
   std::string number = magnitude >= 1000.0 && magnitude < 1e12 ? fmt::format("{:.0f}", *value)
-                                                                : fmt::format("{:.4g}", *value);
+                                                               : fmt::format("{:.4g}", *value);
   return unit.empty() ? number : fmt::format("{} {}", number, unit);
 }
 

@@ -10,8 +10,7 @@ namespace {
 std::string weights_cell(const std::vector<CauseWeight>& weights) {
   std::vector<std::string> parts;
   for (const auto& w : weights) {
-    parts.push_back(
-        fmt::format("`{}` ({:g}{})", w.cause, w.weight, w.settles ? ", settles" : ""));
+    parts.push_back(fmt::format("`{}` ({:g}{})", w.cause, w.weight, w.settles ? ", settles" : ""));
   }
   return parts.empty() ? std::string("-") : join(parts, ", ");
 }
@@ -25,9 +24,10 @@ void header(std::string& out, const Runbook& book) {
   }
   out += fmt::format("- **Likely causes, most likely first:** {}\n", join(candidates, ", "));
   out += fmt::format("- **Stop rule:** {}.\n", stop_rule_text(book.stop));
-  out += fmt::format("- **RoCE priority:** {} (the commands use it). Read counters while the job "
-                     "runs.\n",
-                     book.roce_priority);
+  out += fmt::format(
+      "- **RoCE priority:** {} (the commands use it). Read counters while the job "
+      "runs.\n",
+      book.roce_priority);
 }
 
 void summary(std::string& out, const AnnotatedRunbook& annotated) {
@@ -82,9 +82,8 @@ void annotation(std::string& out, const StepAnnotation& note) {
     for (const auto& e : note.evidence) {
       out += fmt::format("| {} | `{}` | `{}` | {:+.2f} | {} | {} | {} |\n",
                          e.deciding ? "**deciding**" : (e.weight > 0.0 ? "found" : "also"),
-                         e.signal, e.cause, e.weight,
-                         format_figure(e.value, e.unit), format_figure(e.fleet_normal, e.unit),
-                         escape_cell(e.summary));
+                         e.signal, e.cause, e.weight, format_figure(e.value, e.unit),
+                         format_figure(e.fleet_normal, e.unit), escape_cell(e.summary));
     }
     out += "\n";
   }
@@ -150,7 +149,9 @@ std::string render(const Runbook& book, const AnnotatedRunbook* annotated) {
 
 }  // namespace
 
-std::string render_markdown(const Runbook& runbook) { return render(runbook, nullptr); }
+std::string render_markdown(const Runbook& runbook) {
+  return render(runbook, nullptr);
+}
 
 std::string render_markdown(const AnnotatedRunbook& annotated) {
   return render(annotated.runbook, &annotated);

@@ -20,9 +20,9 @@ void header(std::string& out, const Runbook& book) {
   out += fmt::format("Source: {}\n", book.source);
   out += fmt::format("Likely causes, most likely first: {}\n", join(book.candidates, ", "));
   out += fmt::format("Stop rule: {}.\n", stop_rule_text(book.stop));
-  out += fmt::format(
-      "RoCE priority: {} (commands below use it). Read counters while the job runs.\n",
-      book.roce_priority);
+  out +=
+      fmt::format("RoCE priority: {} (commands below use it). Read counters while the job runs.\n",
+                  book.roce_priority);
 }
 
 void summary(std::string& out, const AnnotatedRunbook& annotated) {
@@ -69,8 +69,8 @@ void annotation(std::string& out, const StepAnnotation& note) {
   out += "\n";
   for (const auto& e : note.evidence) {
     out += fmt::format("    {} {} -> {} ({:+.2f}): {}\n",
-                       e.deciding ? "DECIDING" : (e.weight > 0.0 ? "found" : "also"),
-                       e.signal, e.cause, e.weight, e.summary);
+                       e.deciding ? "DECIDING" : (e.weight > 0.0 ? "found" : "also"), e.signal,
+                       e.cause, e.weight, e.summary);
     out += fmt::format("      value {} | fleet normal {}\n", format_figure(e.value, e.unit),
                        format_figure(e.fleet_normal, e.unit));
   }
@@ -133,7 +133,9 @@ std::string render(const Runbook& book, const AnnotatedRunbook* annotated) {
 
 }  // namespace
 
-std::string render_text(const Runbook& runbook) { return render(runbook, nullptr); }
+std::string render_text(const Runbook& runbook) {
+  return render(runbook, nullptr);
+}
 
 std::string render_text(const AnnotatedRunbook& annotated) {
   return render(annotated.runbook, &annotated);

@@ -35,8 +35,9 @@ std::vector<std::size_t> challengers(const kb::Cause& cause, const std::vector<R
     if (step.number <= after) {
       continue;
     }
-    bool argues = std::any_of(cause.against.begin(), cause.against.end(),
-                              [&step](const kb::SignalWeight& rule) { return rule.probe == step.probe; });
+    bool argues =
+        std::any_of(cause.against.begin(), cause.against.end(),
+                    [&step](const kb::SignalWeight& rule) { return rule.probe == step.probe; });
     if (argues) {
       out.push_back(step.number);
     }
@@ -120,8 +121,8 @@ Result<Runbook> build_runbook(const Library& library, const std::string& symptom
     const probes::Probe& probe = *planned.probe;
     const ProbeManual* manual = library.manuals.find(probe.id());
     if (manual == nullptr) {
-      return make_error(ErrorCode::NotFound,
-                        fmt::format("no manual for probe '{}'", probe.id()), "kb/manual");
+      return make_error(ErrorCode::NotFound, fmt::format("no manual for probe '{}'", probe.id()),
+                        "kb/manual");
     }
     RunbookStep step;
     step.number = book.steps.size() + 1;

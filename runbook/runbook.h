@@ -19,7 +19,7 @@ struct CauseWeight {
   std::string cause;
   double weight = 0.0;  // the kb's weight (for supports, before the symptom's prior)
   std::string note;
-  bool settles = false;  // at full strength it meets the stop rule on its own
+  bool settles = false;                    // at full strength it meets the stop rule on its own
   std::vector<std::size_t> challenged_by;  // later step numbers whose probes argue against it
 };
 

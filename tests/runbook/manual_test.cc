@@ -19,15 +19,17 @@ kb::KnownProbes registered() {
 // A valid clock manual; tests break one line of it at a time.
 std::string clock_manual(const std::string& run = "chronyc tracking",
                          const std::string& extra = "") {
-  return "probe = \"clock\"\n"                        // line 1
-         "title = \"t\"\n"                            // 2
-         "window = \"w\"\n"                           // 3
-         "healthy = \"h\"\n" +                        // 4
-         extra +                                      //
-         "[[command]]\n"                              // 5
-         "side = \"host\"\n"                          // 6
-         "run = \"" + run + "\"\n"                    // 7
-         "shows = \"s\"\n"                            // 8
+  return "probe = \"clock\"\n"  // line 1
+         "title = \"t\"\n"      // 2
+         "window = \"w\"\n"     // 3
+         "healthy = \"h\"\n" +  // 4
+         extra +                //
+         "[[command]]\n"        // 5
+         "side = \"host\"\n"    // 6
+         "run = \"" +
+         run +
+         "\"\n"             // 7
+         "shows = \"s\"\n"  // 8
          "[[reading]]\nsignal = \"clock-offset\"\nlook_for = \"x\"\n"
          "[[reading]]\nsignal = \"clock-unsynchronised\"\nlook_for = \"x\"\n"
          "[[reading]]\nsignal = \"clock-ok\"\nlook_for = \"x\"\n";
@@ -102,15 +104,15 @@ TEST(Manual, UnknownFlagIsAnErrorAtTheCommandLine) {
 }
 
 TEST(Manual, SwitchCommandOnTheHostSideIsAnError) {
-  auto manual = parse_manual(clock_manual("show pfc counters"), "kb/manual/clock.toml",
-                             registered());
+  auto manual =
+      parse_manual(clock_manual("show pfc counters"), "kb/manual/clock.toml", registered());
   ASSERT_FALSE(manual.ok());
   EXPECT_NE(manual.error().message.find("switch side"), std::string::npos);
 }
 
 TEST(Manual, UnknownPlaceholderIsAnError) {
-  auto manual = parse_manual(clock_manual("ethtool -S <interface>"), "kb/manual/clock.toml",
-                             registered());
+  auto manual =
+      parse_manual(clock_manual("ethtool -S <interface>"), "kb/manual/clock.toml", registered());
   ASSERT_FALSE(manual.ok());
   EXPECT_NE(manual.error().message.find("unknown placeholder '<interface>'"), std::string::npos);
 }
@@ -120,8 +122,7 @@ TEST(Manual, SignalWithoutReadingIsAnError) {
   text.erase(text.find("[[reading]]\nsignal = \"clock-ok\""));
   auto manual = parse_manual(text, "kb/manual/clock.toml", registered());
   ASSERT_FALSE(manual.ok());
-  EXPECT_NE(manual.error().message.find("no [[reading]] for signal 'clock-ok'"),
-            std::string::npos);
+  EXPECT_NE(manual.error().message.find("no [[reading]] for signal 'clock-ok'"), std::string::npos);
 }
 
 TEST(Manual, ReadingOfASignalTheProbeDoesNotEmitIsAnError) {

@@ -74,12 +74,12 @@ TEST(Runbook, EverySymptomRendersAsTextAndMarkdownWithOnlyKnownCommands) {
     EXPECT_NE(text.find("RUNBOOK " + symptom), std::string::npos);
     EXPECT_NE(markdown.find("(" + symptom + ")"), std::string::npos);
     for (const auto& step : book->steps) {
-      EXPECT_NE(text.find(fmt::format("STEP {} of {} - {}", step.number, book->steps.size(),
-                                      step.probe)),
-                std::string::npos)
+      EXPECT_NE(
+          text.find(fmt::format("STEP {} of {} - {}", step.number, book->steps.size(), step.probe)),
+          std::string::npos)
           << symptom << " " << step.probe;
-      EXPECT_NE(markdown.find(fmt::format("## Step {} of {}: `{}`", step.number,
-                                          book->steps.size(), step.probe)),
+      EXPECT_NE(markdown.find(fmt::format("## Step {} of {}: `{}`", step.number, book->steps.size(),
+                                          step.probe)),
                 std::string::npos);
     }
     const auto commands = shown_commands(markdown);

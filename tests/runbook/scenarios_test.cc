@@ -26,7 +26,9 @@ struct Expectation {
   std::string bundle;
 };
 
-void PrintTo(const Expectation& expectation, std::ostream* out) { *out << expectation.scenario; }
+void PrintTo(const Expectation& expectation, std::ostream* out) {
+  *out << expectation.scenario;
+}
 
 std::vector<Expectation> expectations() {
   std::vector<Expectation> out;
@@ -134,12 +136,14 @@ std::string scenario_name(const ::testing::TestParamInfo<Expectation>& param_inf
 INSTANTIATE_TEST_SUITE_P(Scenarios, AnnotatedScenario, ::testing::ValuesIn(expectations()),
                          scenario_name);
 
-TEST(AnnotatedScenario, AllSixteenExamplesAreCovered) { EXPECT_EQ(expectations().size(), 16u); }
+TEST(AnnotatedScenario, AllSixteenExamplesAreCovered) {
+  EXPECT_EQ(expectations().size(), 16u);
+}
 
 TEST(CulpritCommand, FillsPlaceholdersFromEntityNames) {
   ManualCommand host{Side::Host, "ethtool -S <netdev> | grep -E 'prio3_pause'", "", 1};
-  auto typed = culprit_command(host, {"nic:gpu-a001/mlx5_0", "netdev:gpu-a001/ens1f0np0",
-                                      "port:leaf1/Ethernet0"});
+  auto typed = culprit_command(
+      host, {"nic:gpu-a001/mlx5_0", "netdev:gpu-a001/ens1f0np0", "port:leaf1/Ethernet0"});
   ASSERT_TRUE(typed.has_value());
   EXPECT_EQ(*typed, "gpu-a001$ ethtool -S ens1f0np0 | grep -E 'prio3_pause'");
   ManualCommand sw{Side::Switch, "show queue counters <port>", "", 1};
