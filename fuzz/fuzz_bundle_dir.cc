@@ -125,16 +125,26 @@ void write_member(int root_fd, const Member& m) {
   ::close(dir_fd);
 }
 
-const std::string& scratch_root() {
-  static const std::string k_root = [] {
-    std::string dir = (std::filesystem::temp_directory_path() / "nd-fuzz-dir-XXXXXX").string();
-    if (::mkdtemp(dir.data()) == nullptr) {
+// A scratch directory per process, removed when the process exits (a static's destructor
+// runs before later-registered atexit handlers would, so the path must own its cleanup).
+struct ScratchDir {
+  std::string path;
+  ScratchDir() : path((std::filesystem::temp_directory_path() / "nd-fuzz-dir-XXXXXX").string()) {
+    if (::mkdtemp(path.data()) == nullptr) {
       std::abort();
     }
-    std::atexit([] { std::filesystem::remove_all(scratch_root()); });
-    return dir;
-  }();
-  return k_root;
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+};
+
+std::string scratch_root() {
+  static const ScratchDir k_dir;
+  return k_dir.path + "";
 }
 
 }  // namespace

@@ -16,18 +16,26 @@
 
 namespace {
 
-// One scratch archive per process, removed at exit.
-const std::string& archive_path() {
-  static const std::string k_path = [] {
-    std::string dir = (std::filesystem::temp_directory_path() / "nd-fuzz-tar-XXXXXX").string();
-    if (::mkdtemp(dir.data()) == nullptr) {
+// A scratch directory per process, removed when the process exits (a static's destructor
+// runs before later-registered atexit handlers would, so the path must own its cleanup).
+struct ScratchDir {
+  std::string path;
+  ScratchDir() : path((std::filesystem::temp_directory_path() / "nd-fuzz-tar-XXXXXX").string()) {
+    if (::mkdtemp(path.data()) == nullptr) {
       std::abort();
     }
-    std::atexit(
-        [] { std::filesystem::remove_all(std::filesystem::path(archive_path()).parent_path()); });
-    return dir + "/bundle.tar";
-  }();
-  return k_path;
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+};
+
+std::string archive_path() {
+  static const ScratchDir k_dir;
+  return k_dir.path + "/bundle.tar";
 }
 
 void write_all(const std::string& path, std::string_view bytes) {

@@ -17,11 +17,13 @@ std::vector<Sign> signs(const Library& library, const std::vector<kb::SignalWeig
   for (const auto& rule : rules) {
     Sign sign{rule.probe, rule.signal, rule.weight, rule.note, {}, {}};
     if (const ProbeManual* manual = library.manuals.find(rule.probe)) {
+      std::size_t shown_by = 0;
       if (const SignalReading* reading = manual->reading(rule.signal)) {
         sign.look_for = with_priority(reading->look_for, roce_priority);
+        shown_by = reading->command;
       }
-      if (!manual->commands.empty()) {
-        sign.first_command = with_priority(manual->commands.front().run, roce_priority);
+      if (shown_by < manual->commands.size()) {
+        sign.command = with_priority(manual->commands[shown_by].run, roce_priority);
       }
     }
     out.push_back(std::move(sign));
@@ -142,8 +144,8 @@ std::string render_explanation_text(const CauseExplanation& x) {
     if (!s.look_for.empty()) {
       out += fmt::format("      by hand: {}\n", s.look_for);
     }
-    if (!s.first_command.empty()) {
-      out += fmt::format("      e.g.     {}\n", s.first_command);
+    if (!s.command.empty()) {
+      out += fmt::format("      e.g.     {}\n", s.command);
     }
   }
   out += "SIGNS AGAINST IT\n";

@@ -15,8 +15,8 @@ struct Sign {
   std::string signal;
   double weight = 0.0;
   std::string note;
-  std::string look_for;       // from the probe's manual
-  std::string first_command;  // the manual's first command for the probe
+  std::string look_for;  // from the probe's manual
+  std::string command;   // the manual command whose output shows it
 };
 
 struct SymptomRank {

@@ -75,8 +75,8 @@ Result<ManualCommand> parse_command(const toml::table& entry, const std::string&
 }
 
 Result<SignalReading> parse_reading(const toml::table& entry, const std::string& file,
-                                    const kb::ProbeInfo& probe) {
-  ND_TRY(kb::check_keys(entry, {"signal", "look_for"}, file, "[[reading]]"));
+                                    const kb::ProbeInfo& probe, std::size_t commands) {
+  ND_TRY(kb::check_keys(entry, {"signal", "look_for", "command"}, file, "[[reading]]"));
   SignalReading out;
   out.line = kb::line_of(entry);
   ND_TRY_ASSIGN(out.signal, kb::require_string(entry, "signal", file));
@@ -85,6 +85,17 @@ Result<SignalReading> parse_reading(const toml::table& entry, const std::string&
                           fmt::format("unknown signal '{}' for probe '{}'", out.signal, probe.id));
   }
   ND_TRY_ASSIGN(out.look_for, kb::require_string(entry, "look_for", file));
+  // `command = N` (1-based) names the command whose output shows it; default the first.
+  ND_TRY_ASSIGN(auto number, kb::optional_number(entry, "command", file));
+  if (number) {
+    if (*number < 1.0 || *number > static_cast<double>(commands) ||
+        *number != static_cast<double>(static_cast<std::size_t>(*number))) {
+      return kb::toml_error(
+          file, entry.get("command")->source(),
+          fmt::format("command = {} is not one of the {} [[command]] entries", *number, commands));
+    }
+    out.command = static_cast<std::size_t>(*number) - 1;
+  }
   return out;
 }
 
@@ -149,7 +160,8 @@ Result<ProbeManual> parse_manual(std::string_view text, const std::string& file,
   }
   ND_TRY_ASSIGN(auto readings, kb::table_array(root, "reading", file));
   for (const toml::table* entry : readings) {
-    ND_TRY_ASSIGN(SignalReading reading, parse_reading(*entry, file, *probe));
+    ND_TRY_ASSIGN(SignalReading reading,
+                  parse_reading(*entry, file, *probe, manual.commands.size()));
     if (manual.reading(reading.signal) != nullptr) {
       return kb::toml_error(file, entry->source(),
                             fmt::format("signal '{}' read twice", reading.signal));

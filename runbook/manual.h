@@ -5,6 +5,7 @@
 // error names file:line.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,7 +26,8 @@ struct ManualCommand {
 
 struct SignalReading {
   std::string signal;
-  std::string look_for;  // what in the output means this signal
+  std::string look_for;     // what in the output means this signal
+  std::size_t command = 0;  // index into the manual's commands of the one that shows it
   int line = 0;
 };
 

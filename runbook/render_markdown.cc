@@ -128,9 +128,10 @@ void step_markdown(std::string& out, const Runbook& book, const RunbookStep& ste
   out += "| Signal | Look for | Points to | Argues against | Next |\n";
   out += "|---|---|---|---|---|\n";
   for (const auto& meaning : step.signals) {
-    out += fmt::format("| `{}` | {} | {} | {} | {} |\n", meaning.signal,
-                       escape_cell(meaning.look_for), weights_cell(meaning.supports),
-                       weights_cell(meaning.against), escape_cell(meaning.next));
+    out += fmt::format("| `{}` | {} (command {} above) | {} | {} | {} |\n", meaning.signal,
+                       escape_cell(meaning.look_for), meaning.shown_by + 1,
+                       weights_cell(meaning.supports), weights_cell(meaning.against),
+                       escape_cell(meaning.next));
   }
 }
 

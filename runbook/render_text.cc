@@ -108,6 +108,9 @@ void step_text(std::string& out, const Runbook& book, const RunbookStep& step,
   out += "  What you may see, and what it means:\n";
   for (const auto& meaning : step.signals) {
     out += fmt::format("    * {}: {}\n", meaning.signal, meaning.look_for);
+    if (meaning.shown_by < step.manual.commands.size()) {
+      out += fmt::format("        in: {}\n", step.manual.commands[meaning.shown_by].run);
+    }
     if (!meaning.supports.empty()) {
       out += fmt::format("        points to: {}\n", weights_text(meaning.supports));
     }

@@ -141,6 +141,7 @@ Result<Runbook> build_runbook(const Library& library, const std::string& symptom
       meaning.signal = signal;
       if (const SignalReading* reading = step.manual.reading(signal)) {
         meaning.look_for = reading->look_for;
+        meaning.shown_by = reading->command;
       }
       for (const auto& cause : catalog.causes()) {
         for (const auto& rule : cause.supports) {

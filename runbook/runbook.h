@@ -26,6 +26,7 @@ struct CauseWeight {
 struct SignalMeaning {
   std::string signal;
   std::string look_for;
+  std::size_t shown_by = 0;  // index of the step's manual command that shows it
   std::vector<CauseWeight> supports;
   std::vector<CauseWeight> against;
   std::string next;  // where to go from here when this is what you see

@@ -51,8 +51,18 @@ TEST(Explain, SignsCarryTheProbesByHandReading) {
   const Sign& first = explanation->supports.front();
   EXPECT_EQ(first.probe, "pfc-pause");
   EXPECT_FALSE(first.look_for.empty());
-  EXPECT_NE(first.first_command.find("prio3_pause"), std::string::npos);
+  EXPECT_NE(first.command.find("prio3_pause"), std::string::npos);
   EXPECT_FALSE(explanation->symptoms.empty());
+}
+
+TEST(Explain, SignPointsAtTheCommandThatShowsIt) {
+  auto explanation = explain_cause(library(), "lossy-roce");
+  ASSERT_TRUE(explanation.ok());
+  for (const auto& sign : explanation->supports) {
+    if (sign.signal == "nic-discards") {
+      EXPECT_EQ(sign.command.rfind("ethtool -S", 0), 0u) << sign.command;
+    }
+  }
 }
 
 TEST(Explain, UnknownCauseListsValidOnesAndTheNearest) {

@@ -132,6 +132,21 @@ TEST(Manual, ReadingOfASignalTheProbeDoesNotEmitIsAnError) {
   EXPECT_NE(manual.error().message.find("unknown signal 'pfc-quiet'"), std::string::npos);
 }
 
+TEST(Manual, ReadingNamesTheCommandThatShowsIt) {
+  std::string good = clock_manual();
+  good.replace(good.find("signal = \"clock-ok\"\n"), 19, "signal = \"clock-ok\"\ncommand = 1\n");
+  auto manual = parse_manual(good, "kb/manual/clock.toml", registered());
+  ASSERT_TRUE(manual.ok()) << manual.error().describe();
+  EXPECT_EQ(manual->reading("clock-ok")->command, 0u);
+
+  std::string bad = clock_manual();
+  bad.replace(bad.find("signal = \"clock-ok\"\n"), 19, "signal = \"clock-ok\"\ncommand = 4\n");
+  auto rejected = parse_manual(bad, "kb/manual/clock.toml", registered());
+  ASSERT_FALSE(rejected.ok());
+  EXPECT_EQ(rejected.error().context, "kb/manual/clock.toml:17");
+  EXPECT_NE(rejected.error().message.find("not one of the 1 [[command]]"), std::string::npos);
+}
+
 TEST(Manual, FileNameMustMatchProbe) {
   auto manual = parse_manual(clock_manual(), "kb/manual/mtu.toml", registered());
   ASSERT_FALSE(manual.ok());
