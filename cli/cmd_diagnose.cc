@@ -90,8 +90,8 @@ void run_diagnose(const DiagnoseArgs& args, Context& context) {
                   << store.error().describe() << "\n";
     } else {
       auto json_text = engine::render_json(*diagnosis, render);
-      auto id = record_diagnosis(*store, args.incident, *diagnosis, "bundle " + args.bundle,
-                                 json_text);
+      auto id =
+          record_diagnosis(*store, args.incident, *diagnosis, "bundle " + args.bundle, json_text);
       if (!id.ok()) {
         context.err << "netdoctor diagnose: warning: not recorded in the incident store: "
                     << id.error().describe() << "\n";
@@ -133,7 +133,8 @@ void add_diagnose_command(CLI::App& app, Context& context) {
   sub->add_option("--incident", args->incident,
                   "append this diagnosis to incident N (default: open a new incident)");
   add_db_option(*sub, args->db);
-  sub->add_flag("--no-record", args->no_record, "do not record the diagnosis in the incident store");
+  sub->add_flag("--no-record", args->no_record,
+                "do not record the diagnosis in the incident store");
   sub->callback([args, &context] { run_diagnose(*args, context); });
 }
 

@@ -50,7 +50,7 @@ struct Rate {
   double per_second = 0.0;  // valid when status == Ok
   double delta = 0.0;       // last - first, valid when status == Ok
   double window_s = 0.0;
-  double last = 0.0;        // latest absolute value, valid unless Absent
+  double last = 0.0;  // latest absolute value, valid unless Absent
   bool ok() const { return status == RateStatus::Ok; }
 };
 

@@ -38,15 +38,15 @@ const char* to_string(ProbeStatus status);
 struct ProbeResult {
   std::string probe_id;
   ProbeStatus status = ProbeStatus::Ran;
-  std::string reason;                 // for Skipped and Failed; also partial-data notes
+  std::string reason;  // for Skipped and Failed; also partial-data notes
   std::vector<Finding> findings;
-  std::vector<std::string> checked;   // what was examined and looked normal ("ruled out")
+  std::vector<std::string> checked;  // what was examined and looked normal ("ruled out")
   double duration_ms = 0.0;
 };
 
 // Tunables a probe may read; every default is explained where it is used.
 struct ProbeOptions {
-  int roce_priority = 3;            // the lossless priority RoCE rides
+  int roce_priority = 3;             // the lossless priority RoCE rides
   double baseline_threshold = 0.05;  // perftest deviation that counts (article: 5 %)
   bool allow_traffic = false;        // Active probes may send traffic (live only)
 };
