@@ -280,9 +280,17 @@ Result<std::shared_ptr<const FileTree>> open_tree(const std::string& path,
 }  // namespace
 
 Result<Bundle> open_bundle(const std::string& path, const BundleOptions& options) {
+  std::vector<Error> problems;
+  ND_TRY_ASSIGN(std::shared_ptr<const FileTree> whole, open_tree(path, options, problems));
+  ND_TRY_ASSIGN(Bundle bundle, open_bundle_tree(std::move(whole), path, options));
+  bundle.problems.insert(bundle.problems.begin(), problems.begin(), problems.end());
+  return bundle;
+}
+
+Result<Bundle> open_bundle_tree(std::shared_ptr<const FileTree> whole, const std::string& path,
+                                const BundleOptions& options) {
   Bundle bundle;
   bundle.path = path;
-  ND_TRY_ASSIGN(std::shared_ptr<const FileTree> whole, open_tree(path, options, bundle.problems));
   ND_TRY_ASSIGN(FoundRoot root, find_root(*whole, path));
   bundle.tree = root.prefix.empty()
                     ? whole

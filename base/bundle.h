@@ -27,9 +27,9 @@ struct MachineCapture {
 struct PerftestFile {
   std::string client;
   std::string server;
-  std::string name;    // mangled command line ("ib_write_bw_-d_mlx5_0_--report_gbits_node02")
+  std::string name;  // mangled command line ("ib_write_bw_-d_mlx5_0_--report_gbits_node02")
   bool baseline = false;
-  std::string text;    // the file's content
+  std::string text;  // the file's content
   std::string display_path;
 };
 
@@ -49,5 +49,11 @@ struct BundleOptions {
 
 // Fails only when nothing usable could be opened (no such path, not a bundle at all).
 Result<Bundle> open_bundle(const std::string& path, const BundleOptions& options = {});
+
+// The same for a tree already open (a bundle synthesized in memory from Prometheus or switch
+// APIs); `path` names it in messages. The tree must allow concurrent reads if the bundle is
+// loaded with several threads (MemTree: turn read tracking off).
+Result<Bundle> open_bundle_tree(std::shared_ptr<const FileTree> tree, const std::string& path,
+                                const BundleOptions& options = {});
 
 }  // namespace netdoctor

@@ -104,7 +104,9 @@ class TreeSample final : public SampleSource {
         continue;
       }
       for (const DirEntry& file : *files) {
-        if (file.kind == DirEntry::Kind::File) {
+        // Kind::Other too (a link leaving the bundle, a FIFO): reading it then fails with an
+        // error naming the file, where skipping it would pass for "not captured".
+        if (file.kind != DirEntry::Kind::Dir) {
           // Groups are listed in name order; the first holding a name wins.
           m_command_index.try_emplace(file.name, fmt::format("{}/{}", group_path, file.name));
         }
@@ -123,11 +125,13 @@ Result<double> TreeSample::captured_at() const {
   const std::string stamp_path = under_prefix("captured_at");
   auto stamp = m_tree->read(stamp_path);
   if (stamp.ok()) {
-    if (auto seconds = parse_double(trim(*stamp))) {
+    // Zero or negative is no capture time (a clock never set, a sign flipped by a script):
+    // rates computed from it would be nonsense.
+    if (auto seconds = parse_double(trim(*stamp)); seconds && *seconds > 0.0) {
       return *seconds;
     }
     return make_error(ErrorCode::Parse,
-                      fmt::format("captured_at should hold Unix seconds, found \"{}\"",
+                      fmt::format("captured_at should hold positive Unix seconds, found \"{}\"",
                                   trim(*stamp).substr(0, 40)),
                       m_tree->display_path(stamp_path));
   }

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "base/bundle.h"
+#include "base/json_text.h"
 #include "cli/command.h"
 #include "cli/store_glue.h"
 #include "kb/store/baseline_check.h"
@@ -72,7 +73,7 @@ void print_runs(Context& context, const std::vector<store::PerfRun>& runs,
     for (const store::PerfRun& run : runs) {
       rows.push_back(run_json(run));
     }
-    context.out << rows.dump(2) << "\n";
+    context.out << json_text(rows, 2) << "\n";
     return;
   }
   context.out << fmt::format("{:<24} {:<8} {:<12} {:>8} {:>14}  {:<20}  {}\n", "pair", "device",
@@ -201,7 +202,7 @@ void run_check(Context& context, const BaselineOptions& options) {
       item["change"] = comparison.change ? nlohmann::json(*comparison.change) : nlohmann::json();
       out["comparisons"].push_back(item);
     }
-    context.out << out.dump(2) << "\n";
+    context.out << json_text(out, 2) << "\n";
     return;
   }
   if (comparisons->empty()) {

@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "base/json_text.h"
 #include "cli/command.h"
 #include "cli/store_glue.h"
 #include "engine/pipeline.h"
@@ -175,7 +176,7 @@ void run_list(Context& context, const ChangeOptions& options) {
                       {"forced_note", change.forced_note},
                       {"state", state_of(change)}});
     }
-    context.out << rows.dump(2) << "\n";
+    context.out << json_text(rows, 2) << "\n";
     return;
   }
   if (all->empty()) {

@@ -20,6 +20,7 @@
 #include "base/sample_source.h"
 #include "base/tree_writer.h"
 #include "cli/command.h"
+#include "cli/remote_glue.h"
 #include "collect/fanout.h"
 #include "collect/host_collector.h"
 #include "collect/hostlist.h"
@@ -45,6 +46,7 @@ struct CollectArgs {
   std::vector<std::string> remote_args;
   std::string pdsh_rcmd;
   double host_timeout_s = 300.0;
+  SwitchArgs switches;
 };
 
 // Commands of one sample run this many at a time: each is mostly waiting on the kernel or a
@@ -273,6 +275,9 @@ void run_collect(const CollectArgs& args, Context& context, const CLI::App& sub)
   if (args.hosts.empty() != args.via.empty()) {
     return fail(context, ExitCode::Usage, "--hosts and --via go together");
   }
+  if (!args.switches.list.empty()) {
+    return run_switch_collect(args.switches, args.out, args.samples, args.interval_s, context);
+  }
   if (!args.hosts.empty()) {
     return run_fanout(args, context, sub);
   }
@@ -301,6 +306,7 @@ void add_collect_command(CLI::App& app, Context& context) {
       ->allow_extra_args(false);
   sub->add_option("--pdsh-rcmd", args->pdsh_rcmd, "pdsh -R module (ssh, exec, ...)");
   sub->add_option("--host-timeout", args->host_timeout_s, "seconds allowed each host");
+  add_switch_options(*sub, args->switches);
   sub->callback([args, &context, sub] { run_collect(*args, context, *sub); });
 }
 

@@ -10,6 +10,7 @@
 
 #include "base/strings.h"
 #include "cli/command.h"
+#include "cli/remote_glue.h"
 #include "cli/store_glue.h"
 #include "engine/pipeline.h"
 #include "engine/render.h"
@@ -28,6 +29,7 @@ struct DiagnoseArgs {
   std::optional<std::int64_t> incident;
   std::string db;
   bool no_record = false;
+  PrometheusArgs prometheus;
 };
 
 constexpr int k_load_threads = 2;  // the machine budget the tool is designed for
@@ -71,9 +73,26 @@ void run_diagnose(const DiagnoseArgs& args, Context& context) {
   options.probe_options.roce_priority = args.roce_priority;
   options.probe_options.baseline_threshold = *threshold;
 
-  auto diagnosis = engine::diagnose_bundle(args.bundle, options, k_load_threads);
+  if (args.bundle.empty() == args.prometheus.url.empty()) {
+    context.err << "netdoctor diagnose: give exactly one of --bundle PATH and --prometheus URL\n";
+    context.exit_code = ExitCode::Usage;
+    return;
+  }
+  std::string source = "bundle " + args.bundle;
+  Result<engine::Diagnosis> diagnosis = make_error(ErrorCode::Internal, "not run");
+  if (args.prometheus.url.empty()) {
+    diagnosis = engine::diagnose_bundle(args.bundle, options, k_load_threads);
+  } else if (auto bundle = bundle_from_prometheus(args.prometheus, context, source); bundle.ok()) {
+    diagnosis = engine::diagnose_opened_bundle(*bundle, options, k_load_threads);
+  } else if (bundle.error().code == ErrorCode::InvalidArgument) {
+    context.err << "netdoctor diagnose: " << bundle.error().describe() << "\n";
+    context.exit_code = ExitCode::Usage;
+    return;
+  } else {
+    diagnosis = bundle.error();
+  }
   if (!diagnosis.ok()) {
-    context.err << "netdoctor diagnose: no diagnosis for bundle " << args.bundle << ": "
+    context.err << "netdoctor diagnose: no diagnosis for " << source << ": "
                 << diagnosis.error().describe() << "\n";
     context.exit_code = ExitCode::Failure;
     return;
@@ -90,8 +109,7 @@ void run_diagnose(const DiagnoseArgs& args, Context& context) {
                   << store.error().describe() << "\n";
     } else {
       auto json_text = engine::render_json(*diagnosis, render);
-      auto id =
-          record_diagnosis(*store, args.incident, *diagnosis, "bundle " + args.bundle, json_text);
+      auto id = record_diagnosis(*store, args.incident, *diagnosis, source, json_text);
       if (!id.ok()) {
         context.err << "netdoctor diagnose: warning: not recorded in the incident store: "
                     << id.error().describe() << "\n";
@@ -121,8 +139,8 @@ void add_diagnose_command(CLI::App& app, Context& context) {
   sub->add_option("--symptom", args->symptom,
                   "slowdown, low-utilization, asymmetric-bandwidth, timeouts, high-latency or "
                   "auto (default)");
-  sub->add_option("--bundle", args->bundle, "capture bundle: directory or .tar[.gz|.xz]")
-      ->required();
+  sub->add_option("--bundle", args->bundle, "capture bundle: directory or .tar[.gz|.xz]");
+  add_prometheus_options(*sub, args->prometheus);
   sub->add_option("--format", args->format, "text (default), json or md")
       ->check(CLI::IsMember({"text", "json", "md"}));
   sub->add_flag("--explain", args->explain, "list every score movement: cause, probe, signal");

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <memory>
 
+#include "base/json_text.h"
 #include "cli/command.h"
 #include "cli/store_glue.h"
 #include "kb/store/postmortem.h"
@@ -84,7 +85,7 @@ void run_list(Context& context, const IncidentOptions& options) {
     }
   }
   if (options.format == "json") {
-    context.out << rows.dump(2) << "\n";
+    context.out << json_text(rows, 2) << "\n";
   } else if (all->empty()) {
     context.out << "no incidents yet: 'netdoctor diagnose' opens one\n";
   }
@@ -100,7 +101,7 @@ void run_show(Context& context, const IncidentOptions& options) {
     return fail(context, data.error());
   }
   if (options.format == "json") {
-    context.out << store::render_postmortem_json(*data).dump(2) << "\n";
+    context.out << json_text(store::render_postmortem_json(*data), 2) << "\n";
     return;
   }
   const store::Incident& incident = data->incident;
@@ -174,8 +175,9 @@ void run_export(Context& context, const IncidentOptions& options) {
   if (!data.ok()) {
     return fail(context, data.error());
   }
-  std::string text = options.format == "json" ? store::render_postmortem_json(*data).dump(2) + "\n"
-                                              : store::render_postmortem_markdown(*data);
+  std::string text = options.format == "json"
+                         ? json_text(store::render_postmortem_json(*data), 2) + "\n"
+                         : store::render_postmortem_markdown(*data);
   if (options.output.empty()) {
     context.out << text;
     return;

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "base/bundle.h"
+#include "base/json_text.h"
 #include "cli/command.h"
 #include "model/inventory.h"
 #include "model/loader.h"
@@ -35,7 +36,7 @@ void run_inventory(const InventoryArgs& args, Context& context) {
     return;
   }
   if (args.format == "json") {
-    context.out << model::inventory_json(*fabric).dump(2) << "\n";
+    context.out << json_text(model::inventory_json(*fabric), 2) << "\n";
   } else {
     context.out << model::inventory_text(*fabric);
   }

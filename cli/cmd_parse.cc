@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "base/json_text.h"
 #include "cli/command.h"
 #include "parsers/registry.h"
 
@@ -73,7 +74,7 @@ void run_parse(const ParseOptions& options, Context& context) {
     context.exit_code = ExitCode::Failure;
     return;
   }
-  context.out << json->dump(2) << "\n";
+  context.out << json_text(*json, 2) << "\n";
   context.exit_code = ExitCode::Ok;
 }
 

@@ -6,6 +6,7 @@
 
 #include "base/bundle.h"
 #include "base/file_tree.h"
+#include "base/json_text.h"
 #include "cli/command.h"
 #include "model/loader.h"
 #include "plan/fabric_sizing.h"
@@ -63,7 +64,7 @@ void run_fabric(FabricArgs args, Context& context) {
   const int next = args.grow_to > 0 ? args.grow_to : 2 * args.inputs.nodes;
   const plan::GrowthStep growth = plan::plan_growth(*design, next);
   if (args.format == "json") {
-    context.out << plan::fabric_to_json(*design, growth).dump(2) << "\n";
+    context.out << json_text(plan::fabric_to_json(*design, growth), 2) << "\n";
   } else {
     context.out << plan::render_fabric_text(*design, growth);
   }
@@ -83,7 +84,7 @@ void run_traffic(TrafficArgs args, Context& context) {
     return;
   }
   if (args.format == "json") {
-    context.out << plan::traffic_to_json(*budget).dump(2) << "\n";
+    context.out << json_text(plan::traffic_to_json(*budget), 2) << "\n";
   } else {
     context.out << plan::render_traffic_text(*budget);
   }
@@ -135,7 +136,7 @@ void run_check(const CheckArgs& args, Context& context) {
   }
   const plan::CheckReport report = plan::check_fabric(*fabric, targets);
   if (args.format == "json") {
-    context.out << plan::check_to_json(report).dump(2) << "\n";
+    context.out << json_text(plan::check_to_json(report), 2) << "\n";
   } else {
     context.out << plan::render_check_text(report);
   }

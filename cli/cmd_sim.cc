@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "base/json_text.h"
 #include "base/tree_writer.h"
 #include "cli/command.h"
 #include "sim/simulator.h"
@@ -130,7 +131,8 @@ void run_sim(const SimOptions& options, Context& context) {
     fail(context, ExitCode::Failure, side.error().describe());
     return;
   }
-  if (const Status wrote = side.value()->write_file(plan.expected_file, expected.dump(1) + "\n");
+  if (const Status wrote =
+          side.value()->write_file(plan.expected_file, json_text(expected, 1) + "\n");
       !wrote.ok()) {
     fail(context, ExitCode::Failure, wrote.error().describe());
     return;

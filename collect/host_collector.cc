@@ -8,6 +8,7 @@
 #include <set>
 #include <thread>
 
+#include "base/json_text.h"
 #include "base/strings.h"
 
 namespace netdoctor::collect {
@@ -236,7 +237,7 @@ Result<CollectReport> collect_host(const CollectOptions& options, const SampleFa
 Status write_manifest(TreeWriter& out, double created_at, const std::string& notes) {
   const nlohmann::json manifest = {
       {"format", "netdoctor-bundle"}, {"version", 1}, {"created_at", created_at}, {"notes", notes}};
-  return out.write_file("bundle.json", manifest.dump(2) + "\n");
+  return out.write_file("bundle.json", json_text(manifest, 2) + "\n");
 }
 
 }  // namespace netdoctor::collect

@@ -32,6 +32,11 @@ Result<Diagnosis> diagnose_fabric(const model::Fabric& fabric, const DiagnoseOpt
 Result<Diagnosis> diagnose_bundle(const std::string& bundle_path, const DiagnoseOptions& options,
                                   int load_threads) {
   ND_TRY_ASSIGN(Bundle bundle, open_bundle(bundle_path));
+  return diagnose_opened_bundle(bundle, options, load_threads);
+}
+
+Result<Diagnosis> diagnose_opened_bundle(const Bundle& bundle, const DiagnoseOptions& options,
+                                         int load_threads) {
   model::LoadOptions load_options;
   load_options.threads = load_threads;
   ND_TRY_ASSIGN(model::Fabric fabric, model::load_fabric(bundle, load_options));

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "base/bundle.h"
 #include "base/result.h"
 #include "engine/diagnosis.h"
 #include "engine/engine.h"
@@ -35,5 +36,9 @@ Result<Diagnosis> diagnose_fabric(const model::Fabric& fabric, const DiagnoseOpt
 // `load_threads` > 1 loads hosts in parallel.
 Result<Diagnosis> diagnose_bundle(const std::string& bundle_path, const DiagnoseOptions& options,
                                   int load_threads = 1);
+
+// The same for a bundle already open (one synthesized in memory from Prometheus).
+Result<Diagnosis> diagnose_opened_bundle(const Bundle& bundle, const DiagnoseOptions& options,
+                                         int load_threads = 1);
 
 }  // namespace netdoctor::engine

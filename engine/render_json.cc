@@ -1,3 +1,4 @@
+#include "base/json_text.h"
 #include "engine/render.h"
 
 namespace netdoctor::engine {
@@ -77,7 +78,7 @@ nlohmann::json to_json(const Diagnosis& diagnosis, const RenderOptions& options)
 }
 
 std::string render_json(const Diagnosis& diagnosis, const RenderOptions& options) {
-  return to_json(diagnosis, options).dump(2) + "\n";
+  return json_text(to_json(diagnosis, options), 2) + "\n";
 }
 
 }  // namespace netdoctor::engine

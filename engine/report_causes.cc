@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "engine/localize.h"
 #include "engine/next_change.h"
@@ -79,11 +81,35 @@ std::vector<EvidenceItem> evidence_for(const CauseScore& score, const EvidenceBo
   return items;
 }
 
+// The NIC an entity belongs to physically (its netdev, the switch port and the link it is
+// cabled to), so that a cause naming a NIC's switch port names the same place as a cause
+// naming the NIC. Entities of no NIC map to themselves.
+std::map<std::string, std::string> nic_owners(const model::Fabric& fabric) {
+  std::map<std::string, std::string> owners;
+  for (const auto& host : fabric.hosts) {
+    for (const auto& nic : host.nics) {
+      const std::string owner = nic.nic_entity();
+      owners.emplace(nic.netdev_entity(), owner);
+      const std::string port = nic.port_entity();
+      if (!port.empty()) {
+        owners.emplace(port, owner);
+      }
+    }
+  }
+  return owners;
+}
+
+std::string owner_of(const std::string& entity, const std::map<std::string, std::string>& owners) {
+  const auto it = owners.find(entity);
+  return it == owners.end() ? entity : it->second;
+}
+
 }  // namespace
 
 ReportedCauses report_causes(const std::vector<CauseScore>& scores, const EvidenceBook& book,
                              const model::Fabric& fabric, int roce_priority) {
   ReportedCauses out;
+  const auto owners = nic_owners(fabric);
   std::vector<const CauseScore*> reported;
   std::vector<double> reported_scores;
   for (const auto& score : scores) {
@@ -99,16 +125,24 @@ ReportedCauses report_causes(const std::vector<CauseScore>& scores, const Eviden
     // Independent means its own evidence on other entities: a weaker cause blaming only
     // culprits already named (the storm origin's own rx discards) is the same fault.
     if (!reported.empty()) {
-      auto culprits = localize(score, book);
-      bool same_culprits = !culprits.empty();
-      for (const auto& culprit : culprits) {
-        bool named = false;
-        for (const CauseScore* other : reported) {
-          auto theirs = localize(*other, book);
-          named = named || std::find(theirs.begin(), theirs.end(), culprit) != theirs.end();
+      std::set<std::string> named;
+      for (const CauseScore* other : reported) {
+        for (const auto& theirs : rank_entities(*other, book)) {  // all, not the top few
+          named.insert(theirs.name);
+          named.insert(owner_of(theirs.name, owners));
         }
-        same_culprits = same_culprits && named;
       }
+      // Links are named through their ends; they alone never make a cause the same fault.
+      std::vector<std::string> places;
+      for (const auto& culprit : rank_entities(score, book)) {
+        if (culprit.name.rfind("link:", 0) != 0) {
+          places.push_back(owner_of(culprit.name, owners));
+        }
+      }
+      const bool same_culprits =
+          !places.empty() && std::all_of(places.begin(), places.end(), [&named](const auto& place) {
+            return named.count(place) > 0;
+          });
       if (same_culprits) {
         out.explained_away.push_back(fmt::format("{}: same culprit as {}, not an independent cause",
                                                  score.cause->id, reported.front()->cause->id));

@@ -98,6 +98,11 @@ Result<ChronyTracking> parse_chronyc_tracking(std::string_view text) {
   if (auto v = field("Update interval")) {
     out.update_interval_s = first_number(*v);
   }
+  // chronyc prints the offset synchronised or not; without it the file is not tracking output
+  // we can use (garbage, a truncated capture).
+  if (!out.system_time_offset_s) {
+    return detail::parse_error("no readable 'System time' offset line");
+  }
   out.leap_status = std::string(field("Leap status").value_or(""));
   bool zero_ref =
       out.reference_id.empty() || out.reference_id.find_first_not_of('0') == std::string::npos;

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_text.h"
 #include "base/strings.h"
 #include "parsers/text_util.h"
 
@@ -15,7 +16,7 @@ std::string string_of(const json& node) {
     return node.get<std::string>();
   }
   if (node.is_number() || node.is_boolean()) {
-    return node.dump();
+    return json_text(node);
   }
   return {};
 }

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
+#include <set>
 
 #include "probes/builtin.h"
 #include "probes/metric_names.h"
@@ -28,6 +30,31 @@ struct PortDrops {
   Reading traffic;
 };
 
+// Why PFC is not holding the RoCE priority lossless at this NIC, or empty. A NIC with PFC
+// off there neither pauses nor honours pause, so drops at it or at the switch port facing it
+// come from that configuration, not from a queue too small for the load. Where no QoS config
+// was captured (no mlnx_qos for Broadcom NICs), the counters say it: a NIC with PFC on pauses
+// its peer before its buffer overflows, so discarding while sending no pause at all means PFC
+// is not active there.
+std::string pfc_inactive(const model::Nic& nic, int prio, bool discarding) {
+  const auto slot = static_cast<std::size_t>(prio);
+  if (slot < nic.qos.pfc_enabled.size() && nic.qos.pfc_enabled[slot].has_value()) {
+    return *nic.qos.pfc_enabled[slot] ? std::string()
+                                      : fmt::format("its PFC is off on priority {}", prio);
+  }
+  if (!discarding) {
+    return {};
+  }
+  const Reading pause = read_counter(nic.samples, metric::k_pfc_tx_pause_frames, prio);
+  if (pause.is_rate() && pause.delta <= 0.0) {
+    return fmt::format(
+        "it sends no PFC pause on priority {} while discarding, so PFC is not "
+        "active there",
+        prio);
+  }
+  return {};
+}
+
 double drop_share(const PortDrops& p) {
   double total = p.drops.value + p.traffic.value;
   return total > 0.0 ? p.drops.value / total : 0.0;
@@ -39,7 +66,8 @@ class DropsBuffersProbe final : public BasicProbe {
       : BasicProbe(
             "drops-buffers", "Drops on the lossless queue, NIC receive discards, lossy-queue drops",
             CostClass::Passive, {"show queue counters", "show interfaces counters", "ethtool -S"},
-            {"lossless-queue-drops", "nic-discards", "lossy-queue-drops", "drops-clear"}) {}
+            {"lossless-queue-drops", "nic-discards", "lossy-queue-drops", "drops-at-lossy-nic",
+             "drops-clear"}) {}
 
  protected:
   void examine(const ProbeContext& context, ProbeResult& result) const override {
@@ -88,24 +116,37 @@ class DropsBuffersProbe final : public BasicProbe {
       add_note(result, fmt::format("partial coverage: {} of {} NICs have discard counters",
                                    nic.with_data, nic.total));
     }
-    bool found = false;
-    found |= judge_ports(lossless_ports, "lossless-queue-drops", prio, fabric, result, 1.0);
-    found |= judge_ports(lossy_ports, "lossy-queue-drops", -1, fabric, result, 0.5);
-
     OutlierRule rule;
     rule.abs_floor = nic.rate_mode ? k_min_drop_rate : k_min_drop_count;
+    std::set<const model::Nic*> discarding;
+    for (const auto& value : nic.values) {
+      if (assess_high(value.reading.value, nic.stats, rule).outlier) {
+        discarding.insert(value.nic);
+      }
+    }
+    const auto lossy_reason = [&discarding, prio](const model::Nic& n) {
+      return pfc_inactive(n, prio, discarding.count(&n) > 0);
+    };
+
+    bool found = false;
+    found |= judge_ports(lossless_ports, "lossless-queue-drops", prio, fabric, result, 1.0,
+                         lossy_reason);
+    found |= judge_ports(lossy_ports, "lossy-queue-drops", -1, fabric, result, 0.5, nullptr);
+
     for (const auto& value : nic.values) {
       Deviation dev = assess_high(value.reading.value, nic.stats, rule);
       if (!dev.outlier) {
         continue;
       }
       found = true;
+      const std::string why_lossy = lossy_reason(*value.nic);
       result.findings.push_back(make_finding(
-          "nic-discards", nic_entities(*value.nic), dev.strength,
+          why_lossy.empty() ? "nic-discards" : "drops-at-lossy-nic", nic_entities(*value.nic),
+          dev.strength,
           fmt::format("{} discards {} received packets{} for lack of buffer (priority {} or "
-                      "port), fleet median {}{}",
+                      "port), fleet median {}{}{}",
                       nic_label(*value.nic), human(value.reading.value), per(nic), prio,
-                      human(nic.stats.median), per(nic)),
+                      human(nic.stats.median), per(nic), why_lossy.empty() ? "" : "; " + why_lossy),
           value.reading.value, nic.stats.median, nic.rate_mode ? "packets/s" : "packets"));
     }
     if (!found) {
@@ -120,8 +161,10 @@ class DropsBuffersProbe final : public BasicProbe {
 
  private:
   // Flags ports whose drops stand out from the other ports; `queue` < 0 means lossy queues.
+  // `lossy_reason` (lossless queue only) says why PFC is not active at the NIC behind a port.
   static bool judge_ports(const std::vector<PortDrops>& ports, const std::string& signal, int queue,
-                          const model::Fabric& fabric, ProbeResult& result, double weight) {
+                          const model::Fabric& fabric, ProbeResult& result, double weight,
+                          const std::function<std::string(const model::Nic&)>& lossy_reason) {
     bool rates = std::any_of(ports.begin(), ports.end(),
                              [](const PortDrops& p) { return p.drops.is_rate(); });
     std::vector<double> values;
@@ -146,16 +189,21 @@ class DropsBuffersProbe final : public BasicProbe {
       }
       found = true;
       std::vector<std::string> entities{port_entity(p.sw->name, p.port->name)};
-      if (const model::Nic* nic = nic_behind(fabric, *p.sw, *p.port)) {
+      const model::Nic* nic = nic_behind(fabric, *p.sw, *p.port);
+      const std::string lossy = nic != nullptr && lossy_reason ? lossy_reason(*nic) : "";
+      if (nic != nullptr) {
         append_unique(entities, nic->nic_entity());
       }
       append_unique(entities, p.sw->entity());
       result.findings.push_back(make_finding(
-          signal, entities, dev.strength * weight,
+          lossy.empty() ? signal : "drops-at-lossy-nic", entities, dev.strength * weight,
           fmt::format("{}/{} drops {} packets{} on its {} ({} of that queue's traffic), "
-                      "{}x the median port ({}{})",
+                      "{}x the median port ({}{}){}",
                       p.sw->name, p.port->name, human(p.drops.value), suffix, what,
-                      percent(drop_share(p)), human(dev.ratio), human(stats.median), suffix),
+                      percent(drop_share(p)), human(dev.ratio), human(stats.median), suffix,
+                      lossy.empty()
+                          ? ""
+                          : fmt::format("; the NIC behind it, {}: {}", nic->nic_entity(), lossy)),
           p.drops.value, stats.median, rates ? "packets/s" : "packets"));
     }
     return found;

@@ -1,7 +1,9 @@
 // firmware: within each NIC model, firmware and driver versions against the majority.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
+#include <optional>
 
 #include "probes/builtin.h"
 #include "probes/probe_support.h"
@@ -56,6 +58,12 @@ class FirmwareProbe final : public BasicProbe {
       std::vector<std::string> odd_entities;
       std::vector<std::string> parts;
       std::size_t odd = 0;
+      // The figures a person compares: how many NICs of the model run the odd version against
+      // how many run the majority's (versions are not numbers to put side by side).
+      std::optional<std::pair<double, double>> figures;
+      const auto count_of = [](const std::vector<std::string>& versions, const std::string& v) {
+        return static_cast<double>(std::count(versions.begin(), versions.end(), v));
+      };
       for (const auto& nic : host.nics) {
         std::string m = nic_model(nic);
         std::vector<std::string> why;
@@ -65,10 +73,18 @@ class FirmwareProbe final : public BasicProbe {
           why.push_back(fmt::format("firmware {} (fleet {} on {} of {} {})", nic.firmware,
                                     fw_mode[m].value, fw_mode[m].count, firmware_by_model[m].size(),
                                     m));
+          if (!figures) {
+            figures.emplace(count_of(firmware_by_model[m], nic.firmware),
+                            static_cast<double>(fw_mode[m].count));
+          }
         }
         if (!nic.driver_version.empty() && driver_by_model[m].size() > 1 &&
             nic.driver_version != drv_mode[m].value) {
           why.push_back(fmt::format("driver {} (fleet {})", nic.driver_version, drv_mode[m].value));
+          if (!figures) {
+            figures.emplace(count_of(driver_by_model[m], nic.driver_version),
+                            static_cast<double>(drv_mode[m].count));
+          }
         }
         if (why.empty()) {
           continue;
@@ -97,7 +113,9 @@ class FirmwareProbe final : public BasicProbe {
       for (std::size_t i = 0; i < parts.size(); ++i) {
         text += (i == 0 ? "" : "; ") + parts[i];
       }
-      result.findings.push_back(make_finding("firmware-mismatch", entities, 0.9, text));
+      result.findings.push_back(make_finding("firmware-mismatch", entities, 0.9, text,
+                                             figures->first, figures->second,
+                                             "NICs on that version"));
     }
     if (!found) {
       std::string text = fmt::format(

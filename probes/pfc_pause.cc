@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "base/strings.h"
 #include "probes/builtin.h"
 #include "probes/metric_names.h"
 #include "probes/probe_support.h"
@@ -41,7 +42,14 @@ struct Origin {
   double value = 0.0;
   double normal = 0.0;
   std::string switch_name;
+  // Only its rate stands out: no storm detector event, not holding its peer paused most of
+  // the window. Many of these together are congestion, not storms.
+  bool rate_only = false;
 };
+
+// A storm is one NIC or a few going wrong; this many pausing hard at once is a fabric that
+// cannot drain (congestion, late ECN), whatever each one's rate looks like against the fleet.
+constexpr std::size_t k_congestion_group = 4;
 
 class PfcPauseProbe final : public BasicProbe {
  public:
@@ -156,8 +164,30 @@ class PfcPauseProbe final : public BasicProbe {
                             storm_error ? "error" : "warning");
       }
       origin.summary = text;
+      origin.rate_only = storm_events <= 0.0 && share < k_storm_share;
       origins.push_back(std::move(origin));
       origin_nics.insert(&nic);
+    }
+    const std::size_t rate_only_count = static_cast<std::size_t>(
+        std::count_if(origins.begin(), origins.end(), [](const Origin& o) { return o.rate_only; }));
+    std::vector<Origin> congested;  // NICs pausing together: evidence of congestion
+    std::set<std::string> congested_switches;
+    if (rate_only_count >= k_congestion_group) {
+      auto split = std::stable_partition(origins.begin(), origins.end(),
+                                         [](const Origin& o) { return !o.rate_only; });
+      congested.assign(std::make_move_iterator(split), std::make_move_iterator(origins.end()));
+      origins.erase(split, origins.end());
+      origin_nics.clear();
+      for (const auto& value : tx.values) {
+        const std::string entity = value.nic->nic_entity();
+        const auto named = [&entity](const Origin& o) { return o.entities.front() == entity; };
+        if (std::any_of(origins.begin(), origins.end(), named)) {
+          origin_nics.insert(value.nic);
+        } else if (std::any_of(congested.begin(), congested.end(), named)) {
+          not_storms.insert(value.nic);  // its switch port's view is the same congestion
+          congested_switches.insert(value.nic->switch_name);
+        }
+      }
     }
 
     // Switch side: a port receiving far more pause than other ports names its peer.
@@ -175,6 +205,7 @@ class PfcPauseProbe final : public BasicProbe {
     OutlierRule port_rule;
     port_rule.abs_floor = port_rates ? k_min_pause_rate : k_min_pause_count;
     const std::string port_per = port_rates ? "/s" : " (cumulative)";
+    std::vector<const PortPause*> between_switches;
     for (const auto& p : ports) {
       if (!p.rx.present() || p.rx.is_rate() != port_rates) {
         continue;
@@ -199,14 +230,17 @@ class PfcPauseProbe final : public BasicProbe {
         }
         continue;
       }
+      if (nic == nullptr && is_switch_name(fabric, p.port->peer_device)) {
+        // A switch pauses its neighbour switch when its own queues fill: that is pause
+        // propagating from congestion or from a storm further down, never where one starts.
+        between_switches.push_back(&p);
+        continue;
+      }
       Origin origin;
       if (nic != nullptr) {
         origin.entities = nic_entities(*nic);
         append_unique(origin.entities, here);
         origin_nics.insert(nic);
-      } else if (is_switch_name(fabric, p.port->peer_device)) {
-        origin.entities.push_back(port_entity(p.port->peer_device, p.port->peer_port));
-        origin.entities.push_back(here);
       } else {
         origin.entities.push_back(here);
       }
@@ -310,6 +344,53 @@ class PfcPauseProbe final : public BasicProbe {
                       pausing, observed, human(floor), per(rx), prio, human(rx.stats.median),
                       per(rx)),
           fraction * 100.0, k_widespread_fraction * 100.0, "% of entities"));
+      return;
+    }
+
+    if (!congested.empty()) {
+      std::vector<std::string> entities;
+      double max_nic = 0.0;
+      for (const std::string& name : congested_switches) {
+        if (!name.empty()) {
+          entities.push_back("switch:" + name);
+        }
+      }
+      for (const Origin& origin : congested) {
+        max_nic = std::max(max_nic, origin.value);
+      }
+      result.findings.push_back(make_finding(
+          "pfc-pause-widespread", entities,
+          saturating(static_cast<double>(congested.size()),
+                     static_cast<double>(k_congestion_group)),
+          fmt::format("{} NICs send pause on priority {} far above the fleet at once (up to "
+                      "{}{}, fleet median {}{}), none holding its link paused half the window "
+                      "and none tripping its storm detector: congestion behind {}, not a storm",
+                      congested.size(), prio, human(max_nic), per(tx), human(tx.stats.median),
+                      per(tx),
+                      entities.empty() ? std::string("unknown switches") : join(entities, ", ")),
+          max_nic, tx.stats.median, unit));
+      return;
+    }
+
+    if (!between_switches.empty()) {
+      // Switches pausing each other with no end device behind it: queues fill inside the
+      // fabric (saturated uplinks, late ECN), the congestion picture, named by its switches.
+      std::vector<std::string> entities;
+      double max_port = 0.0;
+      for (const PortPause* p : between_switches) {
+        append_unique(entities, p->sw->entity());
+        append_unique(entities, "switch:" + p->port->peer_device);
+        max_port = std::max(max_port, p->rx.value);
+      }
+      result.findings.push_back(make_finding(
+          "pfc-pause-widespread", entities,
+          saturating(static_cast<double>(between_switches.size()), 2.0),
+          fmt::format("{} switch-to-switch ports receive pause on priority {} far above the "
+                      "median switch port (up to {}{}; median {}{}) with no NIC or host behind "
+                      "it sending pause: congestion inside the fabric, not a storm",
+                      between_switches.size(), prio, human(max_port), port_per,
+                      human(port_stats.median), port_per),
+          max_port, port_stats.median, unit));
       return;
     }
 

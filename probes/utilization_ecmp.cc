@@ -15,10 +15,10 @@ namespace {
 
 // A link at 80 % of line rate or more is saturated in practice (queues build, pause starts).
 constexpr double k_hot_utilisation = 0.8;
-// Hot also means at least twice the leaf's median uplink: a uniformly busy leaf is not
-// imbalanced, it is oversubscribed or just busy.
-constexpr double k_hot_over_median = 2.0;
 // Cold: below half the hot threshold, i.e. carrying at most half of what a hot link does.
+// Imbalance needs both on one leaf: hot links beside cold ones could have shared the load;
+// a uniformly busy leaf is oversubscribed or just busy, not badly hashed. (Comparing with
+// the leaf's median instead misses the common case of half the uplinks hot.)
 constexpr double k_cold_utilisation = k_hot_utilisation / 2.0;
 // Coefficient of variation above 0.3 is far outside what per-flow hashing of many flows gives.
 constexpr double k_max_balanced_cv = 0.3;
@@ -64,7 +64,7 @@ class UtilizationEcmpProbe final : public BasicProbe {
       std::vector<std::string> hot;
       std::vector<std::string> idle;
       for (const auto& [port, util] : loads) {
-        if (util >= k_hot_utilisation && util >= k_hot_over_median * median) {
+        if (util >= k_hot_utilisation) {
           hot.push_back(port_entity(leaf.sw->name, port->name));
         } else if (util < k_cold_utilisation) {
           idle.push_back(port_entity(leaf.sw->name, port->name));
@@ -73,7 +73,7 @@ class UtilizationEcmpProbe final : public BasicProbe {
       std::string line =
           fmt::format("{}: {} uplinks, utilisation mean {}, max {}, CV {:.2f}", leaf.sw->name,
                       loads.size(), percent(mean), percent(max_util), cv);
-      if (hot.empty() || cv <= k_max_balanced_cv) {
+      if (hot.empty() || idle.empty() || cv <= k_max_balanced_cv) {
         checked.push_back(line);
         continue;
       }
@@ -83,11 +83,12 @@ class UtilizationEcmpProbe final : public BasicProbe {
       entities.insert(entities.end(), idle.begin(), idle.end());
       result.findings.push_back(make_finding(
           "ecmp-imbalance", entities, saturating(cv, k_max_balanced_cv * 1.5),
-          fmt::format("{}: {} of {} uplinks run at {} or more of line rate while the median "
-                      "uplink runs at {} (coefficient of variation {:.2f}, balanced is below "
+          fmt::format("{}: {} of {} uplinks run at {} or more of line rate while {} run below {} "
+                      "(median uplink {}; coefficient of variation {:.2f}, balanced is below "
                       "{:.1f})",
                       leaf.sw->name, hot.size(), loads.size(), percent(k_hot_utilisation),
-                      percent(median), cv, k_max_balanced_cv),
+                      idle.size(), percent(k_cold_utilisation), percent(median), cv,
+                      k_max_balanced_cv),
           max_util * 100.0, median * 100.0, "% utilisation"));
     }
     if (judged == 0) {

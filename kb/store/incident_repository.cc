@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_text.h"
 #include "kb/store/database.h"
 
 namespace netdoctor::kb::store {
@@ -28,7 +29,7 @@ Incident read_incident(const Statement& row) {
 }
 
 std::string to_json_array(const std::vector<std::string>& items) {
-  return nlohmann::json(items).dump();
+  return json_text(nlohmann::json(items));
 }
 
 std::vector<std::string> from_json_array(const std::string& text) {

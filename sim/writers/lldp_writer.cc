@@ -1,5 +1,6 @@
 #include <nlohmann/json.hpp>
 
+#include "base/json_text.h"
 #include "sim/writers/host_writers.h"
 
 namespace netdoctor::sim {
@@ -33,7 +34,7 @@ std::string lldp_neighbors(const Fabric& fabric, const Host& host) {
   }
   nlohmann::ordered_json root;
   root["lldp"]["interface"] = interfaces;
-  return root.dump(2) + "\n";
+  return json_text(root, 2) + "\n";
 }
 
 }  // namespace netdoctor::sim

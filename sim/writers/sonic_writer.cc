@@ -14,15 +14,16 @@ std::string show_interfaces_counters(const Switch& sw, const std::vector<PortSam
     const double line = line_rate_bytes(port.speed_gbps);
     const double rx = port.rates[PortRate::RxBytes] * ports[i].rate_factor;
     const double tx = port.rates[PortRate::TxBytes] * ports[i].rate_factor;
-    rows.push_back({port.name, "U", grouped(s[PortRate::RxPackets]), byte_rate(rx),
-                    fmt::format("{:.2f}%", 100.0 * rx / line), grouped(s[PortRate::RxErrors]),
-                    grouped(s[PortRate::RxDrops]), "0", grouped(s[PortRate::TxPackets]),
+    rows.push_back({port.name, "U", grouped_count(s[PortRate::RxPackets]), byte_rate(rx),
+                    fmt::format("{:.2f}%", 100.0 * rx / line), grouped_count(s[PortRate::RxErrors]),
+                    grouped_count(s[PortRate::RxDrops]), "0", grouped_count(s[PortRate::TxPackets]),
                     byte_rate(tx), fmt::format("{:.2f}%", 100.0 * tx / line), "0",
-                    grouped(s[PortRate::RoceQueueDrops] + s[PortRate::OtherQueueDrops]), "0"});
+                    grouped_count(s[PortRate::RoceQueueDrops] + s[PortRate::OtherQueueDrops]),
+                    "0"});
   }
-  return render_table({"IFACE", "STATE", "RX_OK", "RX_BPS", "RX_UTIL", "RX_ERR", "RX_DRP", "RX_OVR",
-                       "TX_OK", "TX_BPS", "TX_UTIL", "TX_ERR", "TX_DRP", "TX_OVR"},
-                      rows);
+  return render_sonic_table({"IFACE", "STATE", "RX_OK", "RX_BPS", "RX_UTIL", "RX_ERR", "RX_DRP",
+                             "RX_OVR", "TX_OK", "TX_BPS", "TX_UTIL", "TX_ERR", "TX_DRP", "TX_OVR"},
+                            rows);
 }
 
 std::string show_interfaces_status(const Switch& sw) {
@@ -37,9 +38,9 @@ std::string show_interfaces_status(const Switch& sw) {
                     fmt::format("{}", port.mtu), "rs", port.alias, "routed", "up", "up",
                     wide ? "QSFP-DD Double Density 8X Pluggable Transceiver" : "QSFP56", "N/A"});
   }
-  return render_table({"Interface", "Lanes", "Speed", "MTU", "FEC", "Alias", "Vlan", "Oper",
-                       "Admin", "Type", "Asym PFC"},
-                      rows);
+  return render_sonic_table({"Interface", "Lanes", "Speed", "MTU", "FEC", "Alias", "Vlan", "Oper",
+                             "Admin", "Type", "Asym PFC"},
+                            rows);
 }
 
 std::string show_pfc_counters(const Switch& sw, const std::vector<PortSample>& ports,
@@ -52,16 +53,16 @@ std::string show_pfc_counters(const Switch& sw, const std::vector<PortSample>& p
       for (int prio = 0; prio < 8; ++prio) {
         const std::uint64_t value =
             prio == roce_priority ? ports[i].counters[rx ? PortRate::PfcRx : PortRate::PfcTx] : 0;
-        row.push_back(grouped(value));
+        row.push_back(grouped_count(value));
       }
       rows.push_back(std::move(row));
     }
     if (!rx) {
       out += "\n";
     }
-    out += render_table({rx ? "Port Rx" : "Port Tx", "PFC0", "PFC1", "PFC2", "PFC3", "PFC4", "PFC5",
-                         "PFC6", "PFC7"},
-                        rows);
+    out += render_sonic_table({rx ? "Port Rx" : "Port Tx", "PFC0", "PFC1", "PFC2", "PFC3", "PFC4",
+                               "PFC5", "PFC6", "PFC7"},
+                              rows);
   }
   return out;
 }
@@ -91,11 +92,12 @@ std::string show_queue_counters(const Switch& sw, const std::vector<PortSample>&
         drop_bytes = drops * 4000;
       }
       rows.push_back({sw.ports[i].name, fmt::format("{}{}", q < 8 ? "UC" : "MC", q),
-                      grouped(packets), grouped(bytes), grouped(drops), grouped(drop_bytes)});
+                      grouped_count(packets), grouped_count(bytes), grouped_count(drops),
+                      grouped_count(drop_bytes)});
     }
   }
-  return render_table({"Port", "TxQ", "Counter/pkts", "Counter/bytes", "Drop/pkts", "Drop/bytes"},
-                      rows);
+  return render_sonic_table(
+      {"Port", "TxQ", "Counter/pkts", "Counter/bytes", "Drop/pkts", "Drop/bytes"}, rows);
 }
 
 std::string show_lldp_table(const Fabric& fabric, const Switch& sw) {
@@ -110,7 +112,7 @@ std::string show_lldp_table(const Fabric& fabric, const Switch& sw) {
     }
   }
   return "Capability codes: (R) Router, (B) Bridge, (O) Other\n" +
-         render_table(
+         render_sonic_table(
              {"LocalPort", "RemoteDevice", "RemotePortID", "Capability", "RemotePortDescr"}, rows) +
          std::string(50, '-') + fmt::format("\nTotal entries displayed:  {}\n", rows.size());
 }

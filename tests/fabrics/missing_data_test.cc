@@ -5,8 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -16,6 +14,7 @@
 
 #include "engine/pipeline.h"
 #include "engine/render.h"
+#include "tests/fabrics/sim_bundle.h"
 #include "tests/support/test_paths.h"
 
 namespace netdoctor::engine {
@@ -23,44 +22,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CommandOutput {
-  int status = -1;
-  std::string text;
-};
-
-CommandOutput run_command(const std::string& command) {
-  CommandOutput out;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) {
-    return out;
-  }
-  std::array<char, 4096> buffer{};
-  size_t got = 0;
-  while ((got = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
-    out.text.append(buffer.data(), got);
-  }
-  out.status = pclose(pipe);
-  return out;
-}
-
-struct SimBundle {
-  std::string path;
-  nlohmann::json expected;
-};
-
-SimBundle simulate(const std::string& tag, const std::string& flags) {
-  SimBundle bundle;
-  bundle.path = netdoctor::testing::make_temp_dir("missing-" + tag) + "/bundle";
-  const std::string command =
-      netdoctor::testing::netdoctor_binary() + " sim " + flags + " --out " + bundle.path;
-  const CommandOutput result = run_command(command);
-  EXPECT_EQ(result.status, 0) << command << "\n" << result.text;
-  if (result.status == 0) {
-    bundle.expected =
-        nlohmann::json::parse(netdoctor::testing::read_text(bundle.path + ".expected.json"));
-  }
-  return bundle;
-}
+using netdoctor::testing::SimBundle;
+using netdoctor::testing::simulate;
 
 // Removes every file or directory under `root` whose name satisfies `matches` (directories
 // are removed whole and not descended into).

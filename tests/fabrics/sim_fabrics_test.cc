@@ -5,8 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -15,50 +13,14 @@
 
 #include "engine/pipeline.h"
 #include "engine/render.h"
+#include "tests/fabrics/sim_bundle.h"
 #include "tests/support/test_paths.h"
 
 namespace netdoctor::engine {
 namespace {
 
-struct CommandOutput {
-  int status = -1;
-  std::string text;
-};
-
-CommandOutput run_command(const std::string& command) {
-  CommandOutput out;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) {
-    return out;
-  }
-  std::array<char, 4096> buffer{};
-  size_t got = 0;
-  while ((got = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
-    out.text.append(buffer.data(), got);
-  }
-  out.status = pclose(pipe);
-  return out;
-}
-
-struct SimBundle {
-  std::string path;
-  nlohmann::json expected;
-};
-
-// Runs `netdoctor sim <flags>` into a fresh temp dir; fails the test when the simulator does.
-SimBundle simulate(const std::string& tag, const std::string& flags) {
-  SimBundle bundle;
-  bundle.path = netdoctor::testing::make_temp_dir("sim-" + tag) + "/bundle";
-  const std::string command =
-      netdoctor::testing::netdoctor_binary() + " sim " + flags + " --out " + bundle.path;
-  const CommandOutput result = run_command(command);
-  EXPECT_EQ(result.status, 0) << command << "\n" << result.text;
-  if (result.status == 0) {
-    bundle.expected =
-        nlohmann::json::parse(netdoctor::testing::read_text(bundle.path + ".expected.json"));
-  }
-  return bundle;
-}
+using netdoctor::testing::SimBundle;
+using netdoctor::testing::simulate;
 
 bool names_any(const RankedCause& cause, const std::vector<std::string>& culprits) {
   return std::any_of(culprits.begin(), culprits.end(), [&cause](const std::string& culprit) {
@@ -101,12 +63,14 @@ void expect_matches_expected(const SimBundle& bundle, const std::string& flags) 
     EXPECT_TRUE(names_any(top, culprits)) << "expected one of culprits_any in the top cause\n"
                                           << text;
   }
+  // The negative side of every other cause: with one fault injected, nothing else is blamed
+  // (consequences of the fault are explained by it, not reported as causes of their own).
+  EXPECT_EQ(diagnosis->causes.size(), 1U) << "a cause blamed where it does not hold\n" << text;
 }
 
 struct SimCase {
   std::string name;
   std::string flags;
-  std::string known_failure;  // non-empty: skipped, reported to the lead
 };
 
 void PrintTo(const SimCase& sim_case, std::ostream* out) {
@@ -129,58 +93,22 @@ std::string test_name(std::string text) {
   return text;
 }
 
-std::string known_failure(const std::string& name) {
-  // Filled from runs of this suite; each entry is in the report to the lead.
-  static const std::vector<std::pair<std::string, std::string>> k_known = {
-      {"wide_ecmp_imbalance",
-       "utilization-ecmp sees the hot leaf (leaf4 CV 0.89, max 97.1 %, seed 11) yet lists it under "
-       "ruled_out: verdict healthy, no cause"},
-      {"mixed3_ecmp_imbalance",
-       "utilization-ecmp sees the hot leaf (leaf4 CV 0.89, max 97.1 %, seed 11) yet lists it under "
-       "ruled_out: verdict healthy, no cause"},
-      {"wide_oversubscription",
-       "pfc-pause pfc-storm-origin fires on congested leaf uplinks (spine<->leaf pause 35-60x "
-       "median) and outranks oversubscription (0.78 vs 0.55)"},
-      {"mixed3_oversubscription",
-       "pfc-pause pfc-storm-origin fires on congested leaf uplinks (spine<->leaf pause 35-60x "
-       "median) and outranks oversubscription (0.78 vs 0.55)"},
-      {"wide_ecn_misconfig",
-       "pfc-pause pfc-storm-origin on leaf4<->spine ports (~70x median pause) outranks "
-       "ecn-misconfig (0.75 vs 0.62)"},
-      {"mixed3_ecn_misconfig",
-       "pfc-pause pfc-storm-origin on leaf4<->spine ports (~70x median pause) outranks "
-       "ecn-misconfig (0.75 vs 0.62)"},
-      {"wide_lossy_roce",
-       "drops-buffers lossless-queue-drops on the leaf ports facing the lossy host make "
-       "buffer-exhaustion (0.78) outrank lossy-roce (0.62)"},
-      {"mixed3_lossy_roce",
-       "drops-buffers lossless-queue-drops on the leaf ports facing the lossy host make "
-       "buffer-exhaustion (0.78) outrank lossy-roce (0.62)"},
-      {"wide_baseline_regression",
-       "baseline-regression not top; perftest-baseline shows pairs at baseline (wide fabric, seed "
-       "11)"}};
-  for (const auto& [case_name, reason] : k_known) {
-    if (case_name == name) {
-      return reason;
-    }
-  }
-  return {};
-}
-
 std::vector<SimCase> single_fault_cases() {
   std::vector<SimCase> out;
   for (const std::string& fault : fault_ids()) {
     // A wider fabric than the scenarios: 12 hosts x 8 NICs, 3 hosts per leaf.
-    SimCase wide{"wide_" + test_name(fault),
-                 "--hosts 12 --nics 8 --hosts-per-leaf 3 --fault " + fault + " --seed 11", ""};
-    wide.known_failure = known_failure(wide.name);
-    out.push_back(wide);
+    out.push_back(
+        SimCase{"wide_" + test_name(fault),
+                "--hosts 12 --nics 8 --hosts-per-leaf 3 --fault " + fault + " --seed 11"});
     // Mixed vendors with 3 samples per machine.
-    SimCase mixed{
+    // Broadcom only (no mlnx_qos: QoS judged from counters), 8 hosts per leaf, 2 NICs.
+    out.push_back(SimCase{"bnxt_" + test_name(fault),
+                          "--hosts 16 --nics 2 --hosts-per-leaf 8 "
+                          "--vendors bnxt --fault " +
+                              fault + " --seed 23"});
+    out.push_back(SimCase{
         "mixed3_" + test_name(fault),
-        "--hosts 8 --nics 4 --vendors mlx5,bnxt --samples 3 --fault " + fault + " --seed 5", ""};
-    mixed.known_failure = known_failure(mixed.name);
-    out.push_back(mixed);
+        "--hosts 8 --nics 4 --vendors mlx5,bnxt --samples 3 --fault " + fault + " --seed 5"});
   }
   return out;
 }
@@ -189,9 +117,6 @@ class SimFabric : public ::testing::TestWithParam<SimCase> {};
 
 TEST_P(SimFabric, DiagnosesSimulatorExpectedCauseCulpritAndVerdict) {
   const SimCase& sim_case = GetParam();
-  if (!sim_case.known_failure.empty()) {
-    GTEST_SKIP() << "known failure: " << sim_case.known_failure;
-  }
   const SimBundle bundle = simulate(sim_case.name, sim_case.flags);
   expect_matches_expected(bundle, sim_case.flags);
 }
@@ -242,11 +167,6 @@ class SimFaultAtHost : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SimFaultAtHost, DiagnosesFaultPlacedOnAChosenHost) {
   const std::string fault = GetParam();
-  if (fault == "lossy-roce") {
-    GTEST_SKIP() << "known failure: "
-                 << "top cause buffer-exhaustion instead of lossy-roce "
-                 << "(drops-buffers lossless-queue-drops at the leaf outranks it)";
-  }
   const std::string shape = "--hosts 9 --nics 4 --hosts-per-leaf 3 --seed 21";
   const auto names = host_names(shape);
   ASSERT_GE(names.size(), 9U);

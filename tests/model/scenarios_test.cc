@@ -164,15 +164,15 @@ void extract(const FileTree& tree, const std::string& path, TreeWriter& writer) 
   }
 }
 
-// The extracted copy of a scenario: NETDOCTOR_SCENARIO_DIRS/<name>/<name> when the machine has
-// them (the team keeps copies in /tmp/sc), else extracted here through the base writer.
+// The extracted copy of a scenario: NETDOCTOR_SCENARIO_DIRS/<name>/<name> when given (copies
+// extracted with tar), else extracted here through the base writer.
 std::string scenario_dir(const Scenario& scenario, const FileTree& packed,
                          const std::string& scratch) {
-  const char* env = std::getenv("NETDOCTOR_SCENARIO_DIRS");
-  const std::string copies = env != nullptr ? env : "/tmp/sc";
-  const auto existing = copies + "/" + scenario.name + "/" + scenario.name;
-  if (fs::exists(existing + "/hosts")) {
-    return existing;
+  if (const char* copies = std::getenv("NETDOCTOR_SCENARIO_DIRS")) {
+    const auto existing = std::string(copies) + "/" + scenario.name + "/" + scenario.name;
+    if (fs::exists(existing + "/hosts")) {
+      return existing;
+    }
   }
   const auto dir = scratch + "/" + scenario.name;
   auto writer = open_dir_writer(dir);

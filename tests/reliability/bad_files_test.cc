@@ -140,9 +140,14 @@ class BadFilesTest : public ::testing::TestWithParam<Corruption> {
 TEST_P(BadFilesTest, OtherHostsLoadAndTheProblemNamesTheFile) {
   const Corruption& c = GetParam();
   const std::string victim_host = m_hosts[1];
-  const std::string broken = c.apply(first_sample_dir(m_bundle, victim_host));
+  // The latest sample: configuration (LLDP, ibv_devinfo, chronyc) is read from it, the state
+  // the incident is in; counters and capture times are read from every sample.
+  const std::string broken = c.apply(last_sample_dir(m_bundle, victim_host));
   const std::string broken_name = fs::path(broken).filename().string();
-  Canary canary(m_sandbox);
+  // Beside the bundle, not in the sandbox: diagnose records its incident under HOME (the
+  // sandbox), which is where it belongs.
+  fs::create_directories(m_sandbox + "/beside");
+  Canary canary(m_sandbox + "/beside");
 
   auto bundle = open_bundle(m_bundle);
   ASSERT_TRUE(bundle.ok()) << bundle.error().describe();

@@ -88,7 +88,7 @@ TEST(SymlinkOutOfBundle, AbsoluteAndClimbingLinksAreRefusedAndNamed) {
     EXPECT_NE(host.name, "zz-evil") << "a host directory outside the bundle was loaded";
   }
 
-  for (const std::string& format : {"text", "json"}) {
+  for (const char* format : {"text", "json"}) {
     const RunOutput run =
         run_netdoctor({"inventory", "--bundle", dir, "--format", format}, sandbox);
     EXPECT_EQ(run.exit_code, 0) << run.err;
@@ -191,7 +191,7 @@ TEST(TarBomb, DecompressionBombMemberIsRefusedAndTheRestLoads) {
   ASSERT_TRUE(fabric.ok());
   std::size_t good = 0;
   for (const auto& host : fabric->hosts) {
-    good += (host.name != "bomb-host" && !host.nics.empty()) ? 1 : 0;
+    good += (host.name != "bomb-host" && !host.nics.empty()) ? 1U : 0U;
   }
   EXPECT_EQ(good, hosts.size());
   bool named = any_problem_mentions(bundle->problems, "ethtool_-S_eth0") ||
@@ -279,7 +279,7 @@ TEST(ManyDirectories, HundredThousandEmptyHostDirectoriesFinishInReasonableTime)
   EXPECT_LT(elapsed, std::chrono::seconds(60));
   std::size_t with_nics = 0;
   for (const auto& host : fabric->hosts) {
-    with_nics += host.nics.empty() ? 0 : 1;
+    with_nics += host.nics.empty() ? 0U : 1U;
   }
   EXPECT_EQ(with_nics, 2u);
   const RunOutput run = run_netdoctor({"inventory", "--bundle", dir}, sandbox, 180);

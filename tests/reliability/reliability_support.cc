@@ -2,23 +2,15 @@
 
 #include <archive.h>
 #include <archive_entry.h>
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <fstream>
 #include <sstream>
-#include <thread>
 
 #include "cli/command.h"
 #include "tests/support/test_paths.h"
-
-extern char** environ;
 
 namespace netdoctor::testing {
 namespace fs = std::filesystem;
@@ -46,14 +38,28 @@ std::vector<std::string> make_sim_bundle(const std::string& dir, int hosts) {
   return names;
 }
 
-std::string first_sample_dir(const std::string& dir, const std::string& host) {
+namespace {
+
+std::vector<std::string> sample_dirs(const std::string& dir, const std::string& host) {
   std::vector<std::string> samples;
   for (const auto& entry : fs::directory_iterator(dir + "/hosts/" + host)) {
     samples.push_back(entry.path().string());
   }
   std::sort(samples.begin(), samples.end());
   EXPECT_FALSE(samples.empty()) << host;
+  return samples;
+}
+
+}  // namespace
+
+std::string first_sample_dir(const std::string& dir, const std::string& host) {
+  const auto samples = sample_dirs(dir, host);
   return samples.empty() ? dir : samples.front();
+}
+
+std::string last_sample_dir(const std::string& dir, const std::string& host) {
+  const auto samples = sample_dirs(dir, host);
+  return samples.empty() ? dir : samples.back();
 }
 
 std::vector<std::string> find_files_named(const std::string& dir, const std::string& name) {
@@ -184,60 +190,6 @@ std::string gzip(const std::string& data) {
   archive_write_free(a);
   out.resize(used);
   return out;
-}
-
-RunOutput run_netdoctor(const std::vector<std::string>& args, const std::string& sandbox,
-                        int timeout_s) {
-  RunOutput result;
-  const std::string out_path = sandbox + "/.run-stdout";
-  const std::string err_path = sandbox + "/.run-stderr";
-  std::vector<std::string> argv_s = {netdoctor_binary()};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& s : argv_s) {
-    argv.push_back(s.data());
-  }
-  argv.push_back(nullptr);
-  std::vector<std::string> env_s = {"HOME=" + sandbox, "TMPDIR=" + sandbox, "LC_ALL=C",
-                                    "PATH=/usr/bin:/bin"};
-  std::vector<char*> env;
-  for (std::string& s : env_s) {
-    env.push_back(s.data());
-  }
-  env.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0644);
-  posix_spawn_file_actions_addchdir_np(&actions, sandbox.c_str());
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), env.data());
-  posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0) {
-    ADD_FAILURE() << "cannot run " << argv_s[0];
-    return result;
-  }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
-  int status = 0;
-  while (::waitpid(pid, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &status, 0);
-      ADD_FAILURE() << "netdoctor did not finish within " << timeout_s << " s";
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  result.out = read_text(out_path);
-  result.err = read_text(err_path);
-  fs::remove(out_path);
-  fs::remove(err_path);
-  return result;
 }
 
 Canary::Canary(const std::string& dir) : m_dir(dir), m_path(dir + "/canary-secret") {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/run_netdoctor.h"
+
 namespace netdoctor::testing {
 
 // Writes `content` at `path`, creating parent directories.
@@ -19,6 +21,8 @@ std::vector<std::string> make_sim_bundle(const std::string& dir, int hosts);
 
 // The first sample directory of `host` in the bundle at `dir` ("<dir>/hosts/<host>/<sample>").
 std::string first_sample_dir(const std::string& dir, const std::string& host);
+// The last one, in name (= time) order.
+std::string last_sample_dir(const std::string& dir, const std::string& host);
 
 // Every regular file under `dir` with `name` as its last component.
 std::vector<std::string> find_files_named(const std::string& dir, const std::string& name);
@@ -44,17 +48,6 @@ class RawTar {
 
 // gzip of `data` (libarchive's raw format with the gzip filter).
 std::string gzip(const std::string& data);
-
-struct RunOutput {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-// Runs the built `netdoctor` with `args` (no shell), cwd `cwd`, HOME and TMPDIR set to
-// `sandbox` so nothing it writes by default can land elsewhere; at most `timeout_s` seconds.
-RunOutput run_netdoctor(const std::vector<std::string>& args, const std::string& sandbox,
-                        int timeout_s = 120);
 
 // A file outside the bundle whose content and mtime must survive the test, and a listing of
 // the directory around it to show that no file appeared there.

@@ -57,15 +57,6 @@ const Library& library() {
   return *k_library;
 }
 
-// Probes whose deciding finding still lacks value / fleet_normal (requested of their owner:
-// firmware versions are not numbers; the count of NICs on the odd version against the
-// majority's would do).
-bool awaiting_figures(const std::string& probe) {
-  static const std::vector<std::string> k_awaiting_figures = {"firmware"};
-  return std::find(k_awaiting_figures.begin(), k_awaiting_figures.end(), probe) !=
-         k_awaiting_figures.end();
-}
-
 class AnnotatedScenario : public ::testing::TestWithParam<Expectation> {};
 
 TEST_P(AnnotatedScenario, ShowsTheDecidingFigureBesideTheFleetNormal) {
@@ -106,14 +97,6 @@ TEST_P(AnnotatedScenario, ShowsTheDecidingFigureBesideTheFleetNormal) {
   EXPECT_EQ(annotated.steps[*annotated.deciding_step].state, StepState::Decided);
   EXPECT_NE(text.find("DECIDING " + deciding->signal + " -> " + expected.cause), std::string::npos);
 
-  const bool figures = deciding->value.has_value() && deciding->fleet_normal.has_value();
-  if (awaiting_figures(deciding->probe)) {
-    // Reported to the probe's owner; until then the finding's own words stand in.
-    EXPECT_FALSE(figures) << "probe " << deciding->probe
-                          << " now fills its figures: remove it from k_awaiting_figures";
-    EXPECT_NE(text.find("Deciding finding: " + deciding->probe), std::string::npos) << text;
-    return;
-  }
   EXPECT_TRUE(deciding->value.has_value())
       << "probe " << deciding->probe << " must fill value for signal " << deciding->signal;
   EXPECT_TRUE(deciding->fleet_normal.has_value())

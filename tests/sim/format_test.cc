@@ -2,11 +2,11 @@
 // rules of shared/reference/FORMATS.md.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 
+#include "base/file_tree.h"
 #include "sim_test_support.h"
 #include "tests/support/test_paths.h"
 
@@ -51,22 +51,32 @@ std::set<std::string> kinds_of(const std::map<std::string, std::string>& files,
   return kinds;
 }
 
-TEST(SimFormat, HealthyBundleHasTheSameFileKindsAsTheSharedHealthyScenario) {
-  const std::string root = netdoctor::testing::shared_dir() + "/scenarios";
-  const std::string scenario = "/tmp/sc/healthy/healthy";
-  if (!std::filesystem::exists(scenario)) {
-    GTEST_SKIP() << "extracted scenario not present at " << scenario;
-  }
-  std::map<std::string, std::string> theirs;
-  std::set<std::string> names;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(scenario)) {
-    if (entry.is_regular_file()) {
-      const std::string rel = std::filesystem::relative(entry.path(), scenario).string();
-      if (rel != "bundle.json") {
-        theirs[rel] = "";
-      }
+// Every file path of a tree, relative to `dir`.
+void walk(const FileTree& tree, const std::string& dir, const std::string& relative,
+          std::map<std::string, std::string>& files) {
+  auto entries = tree.list(dir);
+  ASSERT_TRUE(entries.ok()) << entries.error().describe();
+  for (const DirEntry& entry : *entries) {
+    const std::string path = dir.empty() ? entry.name : dir + "/" + entry.name;
+    const std::string rel = relative.empty() ? entry.name : relative + "/" + entry.name;
+    if (entry.kind == DirEntry::Kind::Dir) {
+      walk(tree, path, rel, files);
+    } else if (rel != "bundle.json") {
+      files[rel] = "";
     }
   }
+}
+
+TEST(SimFormat, HealthyBundleHasTheSameFileKindsAsTheSharedHealthyScenario) {
+  auto tree = open_tar_tree(netdoctor::testing::shared_dir() + "/scenarios/healthy.tar.gz");
+  ASSERT_TRUE(tree.ok()) << tree.error().describe();
+  auto top = (*tree)->list("");
+  ASSERT_TRUE(top.ok());
+  ASSERT_EQ(top->size(), 1U) << "the scenario archive holds one top directory";
+  std::map<std::string, std::string> theirs;
+  std::set<std::string> names;
+  walk(**tree, top->front().name, "", theirs);
+  ASSERT_FALSE(theirs.empty());
   for (const char* name :
        {"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3", "ens1f0np0", "ens2f0np0", "ens3f0np0", "ens4f0np0",
         "rocep26s0f0", "rocep42s0f0", "rocep58s0f0", "rocep74s0f0", "enp26s0f0np0", "enp42s0f0np0",

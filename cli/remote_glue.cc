@@ -1,0 +1,248 @@
+#include "cli/remote_glue.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "base/clock.h"
+#include "base/private_file.h"
+#include "base/tree_writer.h"
+#include "remote/bundle_files.h"
+#include "remote/credentials.h"
+#include "remote/prometheus_reader.h"
+#include "remote/redact.h"
+#include "remote/switch_list.h"
+#include "remote/switch_poller.h"
+#include "remote/time_spec.h"
+
+namespace netdoctor::cli {
+namespace {
+
+std::chrono::milliseconds to_ms(double seconds) {
+  return std::chrono::milliseconds(static_cast<long long>(std::llround(seconds * 1000.0)));
+}
+
+Result<std::unique_ptr<TreeWriter>> open_writer(const std::string& out) {
+  if (is_tar_gz_path(out)) {
+    return open_tar_gz_writer(out);
+  }
+  if (auto existing = open_dir_tree(out); existing.ok()) {
+    auto entries = (*existing)->list("");
+    if (entries.ok() && !entries->empty()) {
+      return make_error(ErrorCode::InvalidArgument,
+                        "output directory exists and is not empty; choose a new path", out);
+    }
+  }
+  return open_dir_writer(out);
+}
+
+Result<std::string> read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return make_error(ErrorCode::NotFound, "cannot open", path);
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// --credentials FILE (owner-only), else the environment, else none (the switches may not
+// need any). The text is parsed here and never printed.
+Result<std::optional<remote::BasicAuth>> load_credentials(const SwitchArgs& args) {
+  if (!args.credentials.empty()) {
+    ND_TRY_ASSIGN(std::string text, read_private_file(args.credentials));
+    ND_TRY_ASSIGN(remote::BasicAuth auth, remote::parse_credentials(text, args.credentials));
+    return std::optional<remote::BasicAuth>(std::move(auth));
+  }
+  if (const char* env = std::getenv(remote::k_credentials_env); env != nullptr && *env != '\0') {
+    ND_TRY_ASSIGN(remote::BasicAuth auth,
+                  remote::parse_credentials(env, remote::k_credentials_env));
+    return std::optional<remote::BasicAuth>(std::move(auth));
+  }
+  return std::optional<remote::BasicAuth>();
+}
+
+}  // namespace
+
+void add_prometheus_options(CLI::App& command, PrometheusArgs& args) {
+  command.add_option("--prometheus", args.url,
+                     "read the fabric from this Prometheus server (node_exporter metrics) "
+                     "instead of a bundle");
+  command.add_option("--at", args.at,
+                     "with --prometheus: end of the window (Unix s or ISO 8601; "
+                     "default now)");
+  command.add_option("--window", args.window, "with --prometheus: window length (default 5m)");
+  command.add_option("--step", args.step,
+                     "with --prometheus: time between samples (default: the window)");
+  command.add_option("--prometheus-selector", args.selector,
+                     "with --prometheus: extra label matchers, e.g. job=\"node\"");
+  command.add_option("--host-label", args.host_label,
+                     "with --prometheus: label naming the host (default instance)");
+  command.add_option("--ca-file", args.ca_file, "PEM CA bundle to verify https servers with");
+  command.add_flag("--insecure", args.insecure, "do not verify TLS certificates (never default)");
+  command.add_option("--prometheus-timeout", args.timeout_s,
+                     "with --prometheus: seconds allowed each query (default 30)");
+  command.add_option("--save-bundle", args.save_bundle,
+                     "with --prometheus: also write the bundle read (directory or .tar.gz)");
+}
+
+Result<Bundle> bundle_from_prometheus(const PrometheusArgs& args, Context& context,
+                                      std::string& source) {
+  source = "prometheus " + remote::redact_url(args.url);
+  remote::PrometheusRequest request;
+  request.url = args.url;
+  request.selector = args.selector;
+  request.host_label = args.host_label;
+  request.timeout = to_ms(args.timeout_s);
+  const auto window = remote::parse_duration(args.window);
+  if (!window) {
+    return make_error(ErrorCode::InvalidArgument,
+                      fmt::format("--window '{}' is not a duration (5m, 30s, 1h)", args.window));
+  }
+  request.window = *window;
+  if (!args.step.empty()) {
+    request.step = remote::parse_duration(args.step);
+    if (!request.step) {
+      return make_error(ErrorCode::InvalidArgument,
+                        fmt::format("--step '{}' is not a duration (30s, 1m)", args.step));
+    }
+  }
+  if (args.at.empty()) {
+    request.at = SystemClock().now_unix();
+  } else if (auto at = remote::parse_instant(args.at)) {
+    request.at = *at;
+  } else {
+    return make_error(
+        ErrorCode::InvalidArgument,
+        fmt::format("--at '{}' is not Unix seconds or ISO 8601 with a zone", args.at));
+  }
+  remote::HttpClientOptions http;
+  http.ca_file = args.ca_file;
+  http.verify_tls = !args.insecure;
+  auto client = remote::make_curl_http_client(http);
+  auto files = remote::read_prometheus(*client, request);
+  if (!files.ok()) {
+    Error error = files.error();
+    if (error.code == ErrorCode::InvalidArgument && error.context.empty()) {
+      error.code = ErrorCode::Io;  // the server's refusal is not the user's usage error
+    }
+    return error;
+  }
+  if (!args.save_bundle.empty()) {
+    auto writer = open_writer(args.save_bundle);
+    Status status = writer.ok() ? remote::write_bundle_files(*files, **writer) : writer.error();
+    if (status.ok()) {
+      status = (*writer)->finish();
+    }
+    if (!status.ok()) {
+      context.err << "netdoctor diagnose: warning: bundle not saved: " << status.error().describe()
+                  << "\n";
+    } else {
+      context.err << "netdoctor diagnose: bundle read from Prometheus saved to " << args.save_bundle
+                  << "\n";
+    }
+  }
+  return remote::open_bundle_files(*files, source);
+}
+
+void add_switch_options(CLI::App& command, SwitchArgs& args) {
+  command.add_option("--switches", args.list,
+                     "poll the switches of this list (NAME URL sonic|eapi per line) over HTTPS");
+  command.add_option("--credentials", args.credentials,
+                     "with --switches: file holding user:password, mode 0600 (else "
+                     "$NETDOCTOR_SWITCH_CREDENTIALS)");
+  command.add_option("--ca-file", args.ca_file, "with --switches: PEM CA bundle for the switches");
+  command.add_flag("--insecure", args.insecure,
+                   "with --switches: do not verify TLS certificates (never default)");
+  command.add_option("--switch-timeout", args.timeout_s,
+                     "with --switches: seconds allowed each request (default 5)");
+}
+
+void run_switch_collect(const SwitchArgs& args, const std::string& out, int samples,
+                        double interval_s, Context& context) {
+  auto fail = [&context](ExitCode code, const std::string& message) {
+    context.err << "netdoctor collect: " << message << "\n";
+    context.exit_code = code;
+  };
+  if (out == "-") {
+    return fail(ExitCode::Usage, "--switches writes a directory or .tar.gz, not stdout");
+  }
+  auto text = read_text_file(args.list);
+  if (!text.ok()) {
+    return fail(ExitCode::Usage, "--switches: " + text.error().describe());
+  }
+  auto switches = remote::parse_switch_list(*text, args.list);
+  if (!switches.ok()) {
+    return fail(ExitCode::Usage, switches.error().describe());
+  }
+  if (switches->empty()) {
+    return fail(ExitCode::Usage, args.list + ": no switch listed");
+  }
+  auto auth = load_credentials(args);
+  if (!auth.ok()) {
+    return fail(ExitCode::Usage, "credentials: " + auth.error().describe());
+  }
+  remote::Redactor redactor;
+  if (*auth) {
+    redactor.add_credentials(**auth);
+  }
+  remote::HttpClientOptions http;
+  http.ca_file = args.ca_file;
+  http.verify_tls = !args.insecure;
+  auto client = remote::make_curl_http_client(http);
+  remote::SwitchPollOptions options;
+  options.auth = *auth;
+  options.timeout = to_ms(args.timeout_s);
+
+  auto writer = open_writer(out);
+  if (!writer.ok()) {
+    return fail(ExitCode::Failure, writer.error().describe());
+  }
+  SystemClock clock;
+  std::set<std::string> answered;
+  std::size_t files = 0;
+  std::string log;
+  for (int s = 0; s < samples; ++s) {
+    if (s > 0) {
+      clock.sleep_for(to_ms(interval_s));
+    }
+    const double started = clock.now_unix();
+    auto round = remote::poll_switches(*client, *switches, options, fmt::format("{:03}", s),
+                                       started, redactor);
+    if (auto status = remote::write_bundle_files(round.files, **writer); !status.ok()) {
+      return fail(ExitCode::Failure, redactor.apply(status.error().describe()));
+    }
+    files += round.files.files.size();
+    for (const auto& outcome : round.outcomes) {
+      if (outcome.files > 0) {
+        answered.insert(outcome.name);
+      }
+      const std::string line = outcome.ok()
+                                   ? fmt::format("{} sample {}: ok, {} outputs, {:.2f}s",
+                                                 outcome.name, s, outcome.files, outcome.seconds)
+                                   : fmt::format("{} sample {}: FAILED: {}", outcome.name, s,
+                                                 fmt::join(outcome.errors, "; "));
+      log += line + "\n";
+      if (!outcome.ok()) {
+        context.err << "netdoctor collect: " << line << "\n";
+      }
+    }
+  }
+  Status status = (*writer)->write_file("switches-collect.log", redactor.apply(log));
+  if (status.ok()) {
+    status = (*writer)->finish();
+  }
+  if (!status.ok()) {
+    return fail(ExitCode::Failure, redactor.apply(status.error().describe()));
+  }
+  context.err << fmt::format(
+      "netdoctor collect: {} of {} switch(es) answered, {} sample(s), {} files -> {}\n",
+      answered.size(), switches->size(), samples, files, out);
+  context.exit_code = answered.empty() ? ExitCode::Failure : ExitCode::Ok;
+}
+
+}  // namespace netdoctor::cli

@@ -1,0 +1,90 @@
+#include "tests/support/run_netdoctor.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "tests/support/test_paths.h"
+
+namespace netdoctor::testing {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<char*> c_strings(std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  for (std::string& s : strings) {
+    out.push_back(s.data());
+  }
+  out.push_back(nullptr);
+  return out;
+}
+
+}  // namespace
+
+RunOutput run_netdoctor(const std::vector<std::string>& args, const RunOptions& options) {
+  RunOutput result;
+  const std::string sandbox =
+      options.sandbox.empty() ? make_temp_dir("run-netdoctor") : options.sandbox;
+  const std::string out_path = sandbox + "/.run-stdout";
+  const std::string err_path = sandbox + "/.run-stderr";
+  std::vector<std::string> argv_s = {netdoctor_binary()};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  // A clean environment: the user's NETDOCTOR_DB or XDG_DATA_HOME must never leak into a test.
+  std::vector<std::string> env_s = {"HOME=" + sandbox, "TMPDIR=" + sandbox, "LC_ALL=C",
+                                    "PATH=/usr/bin:/bin:/usr/sbin:/sbin"};
+  for (const auto& [name, value] : options.env) {
+    env_s.push_back(name + "=" + value);
+  }
+  std::vector<char*> argv = c_strings(argv_s);
+  std::vector<char*> env = c_strings(env_s);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, options.stdin_path.c_str(), O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  posix_spawn_file_actions_addchdir_np(&actions, sandbox.c_str());
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), env.data());
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) {
+    ADD_FAILURE() << "cannot run " << argv_s[0];
+    return result;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(options.timeout_s);
+  int status = 0;
+  while (::waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      ADD_FAILURE() << "netdoctor did not finish within " << options.timeout_s << " s";
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.out = read_text(out_path);
+  result.err = read_text(err_path);
+  fs::remove(out_path);
+  fs::remove(err_path);
+  return result;
+}
+
+RunOutput run_netdoctor(const std::vector<std::string>& args, const std::string& sandbox,
+                        int timeout_s) {
+  RunOptions options;
+  options.sandbox = sandbox;
+  options.timeout_s = timeout_s;
+  return run_netdoctor(args, options);
+}
+
+}  // namespace netdoctor::testing
