@@ -3,9 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
-#include <numeric>
-#include <thread>
 
 #include "base/strings.h"
 #include "sim/counter_clock.h"
@@ -19,7 +16,6 @@ namespace netdoctor::sim {
 namespace {
 
 constexpr std::uint64_t k_traffic_stream = 0x7f4a7c159e3779b9ull;
-constexpr std::size_t k_write_threads = 2;  // the machine budget the tool is designed for
 
 Status write_host(const Fabric& fabric, const Host& host, TreeWriter& writer,
                   const std::string& prefix, std::size_t& files) {
@@ -120,35 +116,6 @@ Status write_perftest(const Fabric& fabric, TreeWriter& writer, const std::strin
   return {};
 }
 
-// Hosts are most of a bundle's files; a directory writer lets two threads share the kernel's
-// file creation. Each host is written whole by one thread, so the files are the same.
-Result<std::size_t> write_hosts_in_parallel(const Fabric& fabric, TreeWriter& writer,
-                                            const std::string& prefix) {
-  std::atomic<std::size_t> next{0};
-  std::vector<std::size_t> files(k_write_threads, 0);
-  std::vector<Status> status(fabric.hosts.size());
-  auto work = [&](std::size_t worker) {
-    for (std::size_t i = next++; i < fabric.hosts.size(); i = next++) {
-      status[i] = write_host(fabric, fabric.hosts[i], writer, prefix, files[worker]);
-      if (!status[i].ok()) {
-        next = fabric.hosts.size();  // stop the others too
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < k_write_threads; ++t) {
-    pool.emplace_back(work, t);
-  }
-  work(0);
-  for (auto& thread : pool) {
-    thread.join();
-  }
-  for (const Status& s : status) {
-    ND_TRY(s);
-  }
-  return std::accumulate(files.begin(), files.end(), std::size_t{0});
-}
-
 }  // namespace
 
 Result<Simulation> simulate(const SimConfig& config) {
@@ -205,12 +172,8 @@ Result<Simulation> simulate(const SimConfig& config) {
 Result<std::size_t> write_bundle(const Simulation& simulation, TreeWriter& writer,
                                  const std::string& prefix) {
   std::size_t files = 0;
-  if (writer.concurrent_writes()) {
-    ND_TRY_ASSIGN(files, write_hosts_in_parallel(simulation.fabric, writer, prefix));
-  } else {
-    for (const Host& host : simulation.fabric.hosts) {
-      ND_TRY(write_host(simulation.fabric, host, writer, prefix, files));
-    }
+  for (const Host& host : simulation.fabric.hosts) {
+    ND_TRY(write_host(simulation.fabric, host, writer, prefix, files));
   }
   for (const Switch& sw : simulation.fabric.switches) {
     ND_TRY(write_switch(simulation.fabric, sw, writer, prefix, files));
