@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "base/tree_path.h"
 
 namespace netdoctor {
 
@@ -129,9 +130,5 @@ class MemTree final : public FileTree {
   bool m_track_reads = true;
   mutable std::vector<std::string> m_files_read;
 };
-
-// Normalises a relative path: collapses "//" and ".", resolves ".."; returns Refused if ".."
-// climbs above the root.
-Result<std::string> normalise_relative(std::string_view path);
 
 }  // namespace netdoctor

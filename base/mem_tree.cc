@@ -5,34 +5,13 @@
 
 #include "base/file_tree.h"
 #include "base/strings.h"
+#include "base/tree_path.h"
 
 namespace netdoctor {
-namespace {
-
-// As Linux's MAXSYMLINKS: a chain longer than this is a loop.
-constexpr int k_max_link_depth = 40;
-
-std::string_view parent_of(std::string_view path) {
-  const auto slash = path.rfind('/');
-  return slash == std::string_view::npos ? std::string_view{} : path.substr(0, slash);
-}
-
-std::string join(std::string_view dir, std::string_view rest) {
-  if (dir.empty()) {
-    return std::string(rest);
-  }
-  if (rest.empty()) {
-    return std::string(dir);
-  }
-  return fmt::format("{}/{}", dir, rest);
-}
-
-}  // namespace
-
 MemTree::MemTree(std::string name) : m_name(std::move(name)) {}
 
 void MemTree::add_parents(std::string_view path) {
-  for (std::string_view dir = parent_of(path); !dir.empty(); dir = parent_of(dir)) {
+  for (std::string_view dir = parent_dir(path); !dir.empty(); dir = parent_dir(dir)) {
     auto [it, inserted] = m_files.try_emplace(std::string(dir), Node{NodeKind::Dir, {}});
     if (!inserted) {
       return;  // its own parents were added with it
@@ -92,14 +71,14 @@ Result<std::string> MemTree::resolve(std::string_view path, int depth) const {
     if (parts[i].empty()) {
       continue;
     }
-    std::string candidate = join(resolved, parts[i]);
+    std::string candidate = join_relative(resolved, parts[i]);
     const auto it = m_files.find(candidate);
     if (it == m_files.end()) {
       return make_error(ErrorCode::NotFound, "no such file or directory", display_path(path));
     }
     const Node& node = it->second;
     if (node.kind == NodeKind::Link) {
-      if (depth >= k_max_link_depth) {
+      if (depth >= k_max_symlink_depth) {
         return make_error(ErrorCode::Io, "too many levels of symbolic links", display_path(path));
       }
       if (starts_with(node.data, "/")) {
@@ -110,9 +89,9 @@ Result<std::string> MemTree::resolve(std::string_view path, int depth) const {
       }
       std::string rest;
       for (std::size_t j = i + 1; j < parts.size(); ++j) {
-        rest = join(rest, parts[j]);
+        rest = join_relative(rest, parts[j]);
       }
-      const std::string through_link = join(join(resolved, node.data), rest);
+      const std::string through_link = join_relative(join_relative(resolved, node.data), rest);
       auto next = normalise_relative(through_link);
       if (!next.ok()) {
         return make_error(ErrorCode::Refused,

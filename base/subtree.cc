@@ -1,4 +1,4 @@
-// A FileTree view rooted at a subdirectory of another tree, and relative path normalisation.
+// A FileTree view rooted at a subdirectory of another tree.
 #include <fmt/format.h>
 
 #include <utility>
@@ -7,33 +7,6 @@
 #include "base/strings.h"
 
 namespace netdoctor {
-
-Result<std::string> normalise_relative(std::string_view path) {
-  std::vector<std::string_view> kept;
-  for (std::string_view part : split(path, '/')) {
-    if (part.empty() || part == ".") {
-      continue;
-    }
-    if (part == "..") {
-      if (kept.empty()) {
-        return make_error(ErrorCode::Refused,
-                          fmt::format("path {} climbs above the root of the tree", path),
-                          std::string(path));
-      }
-      kept.pop_back();
-      continue;
-    }
-    kept.push_back(part);
-  }
-  std::string out;
-  for (std::string_view part : kept) {
-    if (!out.empty()) {
-      out += '/';
-    }
-    out += part;
-  }
-  return out;
-}
 
 namespace {
 

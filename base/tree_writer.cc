@@ -7,9 +7,9 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <set>
 #include <string>
+#include <system_error>
 
 namespace netdoctor {
 namespace {
@@ -35,24 +35,34 @@ Status check_path(std::string_view path) {
   return {};
 }
 
+// Thread-safe, unlike strerror.
 std::string errno_text() {
-  return std::strerror(errno);
+  return std::error_code(errno, std::generic_category()).message();
 }
 
+// Files are written directory by directory (a sample's sysfs tree, then its commands), so the
+// writer keeps the last parent directory open and creates files relative to it: no path walk
+// from the root and no lookup in m_made per file.
 class DirTreeWriter final : public TreeWriter {
  public:
   explicit DirTreeWriter(std::string root) : m_root(std::move(root)) {}
+  ~DirTreeWriter() override { close_dir(); }
+  DirTreeWriter(const DirTreeWriter&) = delete;
+  DirTreeWriter& operator=(const DirTreeWriter&) = delete;
 
   Status write_file(std::string_view path, std::string_view content) override {
     if (m_finished) {
       return make_error(ErrorCode::Internal, "write after finish", describe());
     }
     ND_TRY(check_path(path));
-    const std::string full = m_root + "/" + std::string(path);
-    ND_TRY(ensure_parent(full));
-    const int fd = ::open(full.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    const size_t slash = path.rfind('/');
+    const std::string_view parent =
+        slash == std::string_view::npos ? std::string_view{} : path.substr(0, slash);
+    ND_TRY(enter_dir(parent));
+    const std::string name(slash == std::string_view::npos ? path : path.substr(slash + 1));
+    const int fd = ::openat(m_dir_fd, name.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
-      return make_error(ErrorCode::Io, "cannot create file: " + errno_text(), full);
+      return make_error(ErrorCode::Io, "cannot create file: " + errno_text(), full_path(path));
     }
     size_t done = 0;
     while (done < content.size()) {
@@ -63,18 +73,19 @@ class DirTreeWriter final : public TreeWriter {
         }
         const std::string why = errno_text();
         ::close(fd);
-        return make_error(ErrorCode::Io, "write failed: " + why, full);
+        return make_error(ErrorCode::Io, "write failed: " + why, full_path(path));
       }
       done += static_cast<size_t>(n);
     }
     if (::close(fd) != 0) {
-      return make_error(ErrorCode::Io, "close failed: " + errno_text(), full);
+      return make_error(ErrorCode::Io, "close failed: " + errno_text(), full_path(path));
     }
     return {};
   }
 
   Status finish() override {
     m_finished = true;
+    close_dir();
     return {};
   }
 
@@ -83,12 +94,32 @@ class DirTreeWriter final : public TreeWriter {
   Status make_root() { return make_dirs(m_root); }
 
  private:
-  Status ensure_parent(const std::string& full) {
-    const size_t slash = full.rfind('/');
-    if (slash == std::string::npos || slash == 0) {
+  std::string full_path(std::string_view relative) const {
+    return relative.empty() ? m_root : m_root + "/" + std::string(relative);
+  }
+
+  void close_dir() {
+    if (m_dir_fd >= 0) {
+      ::close(m_dir_fd);
+      m_dir_fd = -1;
+    }
+  }
+
+  // Makes `parent` (relative to the root) the open directory, creating it if needed.
+  Status enter_dir(std::string_view parent) {
+    if (m_dir_fd >= 0 && parent == m_dir) {
       return {};
     }
-    return make_dirs(full.substr(0, slash));
+    close_dir();
+    const std::string full = full_path(parent);
+    ND_TRY(make_dirs(full));
+    const int fd = ::open(full.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+      return make_error(ErrorCode::Io, "cannot open directory: " + errno_text(), full);
+    }
+    m_dir_fd = fd;
+    m_dir.assign(parent);
+    return {};
   }
 
   // mkdir -p, remembering what exists so a bundle of many small files costs one mkdir per dir.
@@ -113,6 +144,8 @@ class DirTreeWriter final : public TreeWriter {
 
   std::string m_root;
   std::set<std::string> m_made;
+  std::string m_dir;  // relative to the root; open as m_dir_fd
+  int m_dir_fd = -1;
   bool m_finished = false;
 };
 

@@ -1,91 +1,42 @@
 #!/usr/bin/env bash
-# Load benchmark: a 512-host, 8-NIC, 2-sample bundle (~600k files) read by
-# `netdoctor inventory` against reading every file once with cat (warm cache), for the
-# directory and for the .tar.gz (against zcat). Targets: at most 1.5x the reading time, under
-# 1 GiB peak memory.
+# Load benchmark (issue 2): a 512-host, 8-NIC, 2-sample bundle (~600k files) loaded into the
+# model by `netdoctor inventory`, against reading every file once with cat (page cache warm) for
+# the directory, and against zcat for the same bundle as a .tar.gz. Targets: at most 1.5x the
+# reading time, peak memory under 1 GiB. Measured side by side, in interleaved rounds.
 #
 #   bench/load_bench.sh [BUILD_DIR] [WORK_DIR]
-#   env: HOSTS (512) NICS (8) SAMPLES (2) VENDORS (mlx5,bnxt) KEEP=1 keeps WORK_DIR
+#   env: HOSTS NICS SAMPLES VENDORS FAULT SEED (see bench_lib.sh), RUNS (3), KEEP=1 keeps
+#        WORK_DIR (and its bundle, reused by the next run of this or diagnose_bench.sh)
 set -euo pipefail
 
-build=${1:-$(dirname "$0")/../build/dev}
-work=${2:-/tmp/netdoctor-load-bench}
-hosts=${HOSTS:-512}
-nics=${NICS:-8}
-samples=${SAMPLES:-2}
-vendors=${VENDORS:-mlx5,bnxt}
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-$here/../build/perf}
+bench_work=${2:-/tmp/netdoctor-bench}
 bin=${NETDOCTOR:-$build/cli/netdoctor}
-dir=$work/bundle
-tgz=$work/bundle.tar.gz
-timing=$work/time.txt
-
 [[ -x $bin ]] || { echo "no netdoctor binary at $bin" >&2; exit 1; }
-[[ -x /usr/bin/time ]] || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
-mkdir -p "$work"
+mkdir -p "$bench_work"
+# shellcheck source=bench/bench_lib.sh
+source "$here/bench_lib.sh"
 
-# Builds the bundle with the simulator, or, when it is not available, by copying the host
-# directories of an example scenario under new names (then NICs per host are the scenario's).
-make_bundle() {
-  # shellcheck disable=SC2086
-  if "$bin" sim --hosts "$hosts" --nics "$nics" --samples "$samples" --vendors "$vendors" \
-      --seed 1 --out "$dir" >/dev/null 2>"$work/sim.err"; then
-    echo "bundle: netdoctor sim --hosts $hosts --nics $nics --samples $samples --vendors $vendors"
-    return
-  fi
-  echo "netdoctor sim failed ($(head -1 "$work/sim.err")); replicating a scenario's hosts"
-  local scenario=${SCENARIO:-$(dirname "$0")/../../shared/scenarios/healthy.tar.gz}
-  local seed=$work/seed
-  rm -rf "$seed" "$dir" && mkdir -p "$seed" "$dir/hosts"
-  tar -xzf "$scenario" -C "$seed"
-  local root
-  root=$(dirname "$(find "$seed" -maxdepth 3 -type d -name hosts | head -1)")
-  cp -r "$root/switches" "$dir/"
-  local templates=("$root"/hosts/*)
-  for ((i = 0; i < hosts; i++)); do
-    cp -r "${templates[$((i % ${#templates[@]}))]}" "$dir/hosts/$(printf 'host%04d' "$i")"
-  done
-  rm -rf "$seed"
-}
-
-[[ -d $dir/hosts ]] || make_bundle
-[[ -f $tgz ]] || tar -C "$dir" -czf "$tgz" .
+dir=$bench_work/bundle
+tgz=$dir.tar.gz
+make_bench_bundle "$bin" "$dir"
 files=$(find "$dir" -type f | wc -l)
 
-# Runs a command under /usr/bin/time -v, best wall time of $runs; sets secs and rss_mib.
-runs=${RUNS:-2}
-measure() {
-  local best="" best_rss=0
-  for ((r = 0; r < runs; r++)); do
-    /usr/bin/time -v "$@" >/dev/null 2>"$timing" || { cat "$timing" >&2; exit 1; }
-    local wall rss
-    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$timing" |
-           awk -F: '{ if (NF == 3) print $1*3600 + $2*60 + $3; else print $1*60 + $2 }')
-    rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$timing")
-    if [[ -z $best ]] || awk "BEGIN {exit !($wall < $best)}"; then best=$wall; fi
-    (( rss > best_rss )) && best_rss=$rss
-  done
-  secs=$best
-  rss_mib=$(awk "BEGIN {printf \"%.0f\", $best_rss / 1024}")
-}
-
-ratio() { awk "BEGIN {printf \"%.2f\", $1 / ($2 > 0 ? $2 : 0.001)}"; }
-
 find "$dir" -type f -print0 | xargs -0 cat >/dev/null  # warm the page cache
+load_before=$(load_average)
+for ((round = 0; round < ${RUNS:-3}; round++)); do
+  time_cmd cat sh -c "find '$dir' -type f -print0 | xargs -0 cat >/dev/null"
+  time_cmd load_dir "$bin" inventory --bundle "$dir" --format json
+  time_cmd zcat sh -c "zcat '$tgz' >/dev/null"
+  time_cmd load_tgz "$bin" inventory --bundle "$tgz" --format json
+done
 
-measure sh -c "find '$dir' -type f -print0 | xargs -0 cat >/dev/null"
-cat_s=$secs cat_rss=$rss_mib
-measure "$bin" inventory --bundle "$dir" --format json
-dir_s=$secs dir_rss=$rss_mib
-measure sh -c "zcat '$tgz' >/dev/null"
-zcat_s=$secs zcat_rss=$rss_mib
-measure "$bin" inventory --bundle "$tgz" --format json
-tgz_s=$secs tgz_rss=$rss_mib
-
-echo "files: $files ($hosts hosts x $nics NICs x $samples samples requested)"
-printf '%-34s %8s s %8s MiB\n' "cat every file (warm)" "$cat_s" "$cat_rss"
-printf '%-34s %8s s %8s MiB   ratio %s (target <= 1.5)\n' "inventory --bundle DIR" "$dir_s" \
-  "$dir_rss" "$(ratio "$dir_s" "$cat_s")"
-printf '%-34s %8s s %8s MiB\n' "zcat bundle.tar.gz" "$zcat_s" "$zcat_rss"
-printf '%-34s %8s s %8s MiB   ratio %s (target <= 1.5)\n' "inventory --bundle TAR.GZ" "$tgz_s" \
-  "$tgz_rss" "$(ratio "$tgz_s" "$zcat_s")"
-[[ ${KEEP:-0} == 1 ]] || rm -rf "$work"
+echo "load_bench: $files files ($(head -c 200 "$dir.stamp")); $(du -h "$tgz" | cut -f1) archive"
+echo "load average before: $load_before, after: $(load_average); best of ${RUNS:-3} rounds"
+baseline cat "cat every file (warm)"
+report load_dir cat 1.5 1024 "inventory --bundle DIR"
+baseline zcat "zcat bundle.tar.gz"
+report load_tgz zcat 1.5 1024 "inventory --bundle TAR.GZ"
+[[ ${KEEP:-0} == 1 ]] || rm -rf "$bench_work"
+exit "$bench_failed"

@@ -8,13 +8,20 @@ work="${2:-$(mktemp -d /tmp/sim_bench.XXXXXX)}"
 mkdir -p "$work"
 args=(sim --hosts 512 --nics 8 --samples 2 --seed 1 --fault pfc-storm)
 
+failed=0
 run() {
   local label="$1" out="$2"
-  local start end
+  local start end secs verdict=PASS
   start=$(date +%s.%N)
   "$bin" "${args[@]}" --out "$out" >/dev/null
   end=$(date +%s.%N)
-  printf '%-10s %8.2f s  %s\n' "$label" "$(echo "$end - $start" | bc)" "$(du -sh "$out" | cut -f1)"
+  secs=$(echo "$end - $start" | bc)
+  if [ "$(echo "$secs < 60" | bc)" -ne 1 ]; then
+    verdict=FAIL
+    failed=1
+  fi
+  printf '%-10s %8.2f s  %s  (target < 60 s) %s; load average %s\n' "$label" "$secs" \
+    "$(du -sh "$out" | cut -f1)" "$verdict" "$(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
 rm -rf "$work/dir" "$work/dir.expected.json" "$work/b.tar.gz" "$work/b.expected.json"
@@ -27,3 +34,4 @@ members=$(tar -tzf "$work/b.tar.gz" | grep -vc '/$')
 echo "files in archive:   $members"
 [ "$files" = "$members" ] || { echo "count mismatch" >&2; exit 1; }
 rm -rf "$work/dir" "$work/b.tar.gz"
+exit "$failed"

@@ -566,7 +566,7 @@ void read_counter_dir(SourceLog& log, const SampleSource& sample, const std::str
                     nic.sources);
       continue;
     }
-    out.values.emplace(mapping->key, static_cast<double>(*value) * mapping->scale);
+    out.values.try_emplace(mapping->key, static_cast<double>(*value) * mapping->scale);
   }
 }
 
@@ -576,13 +576,18 @@ CounterSample read_nic_counters(SourceLog& log, const SampleSource& sample,
   out.captured_at = captured_at;
   if (!nic.netdev.empty()) {
     const std::vector<std::string> argv = {"ethtool", "-S", nic.netdev};
-    if (auto stats = parse_command<parsers::EthtoolStats>(
-            log, sample, argv, k_src_ethtool_stats, nic.sources, parsers::parse_ethtool_stats)) {
+    if (auto text = log.command(sample, argv, k_src_ethtool_stats, nic.sources)) {
+      // Mapped line by line: the full EthtoolStats (every counter, twice) is not needed here.
       const auto& map = table.map_for(nic.vendor, CounterSource::Ethtool);
-      for (const auto& stat : stats->stats) {
-        if (const auto* mapping = map.find(stat.name)) {
-          out.values.emplace(mapping->key, static_cast<double>(stat.value) * mapping->scale);
-        }
+      const Status parsed =
+          parsers::for_each_ethtool_stat(*text, [&](std::string_view name, std::uint64_t value) {
+            if (const auto* mapping = map.find(name)) {
+              out.values.try_emplace(mapping->key, static_cast<double>(value) * mapping->scale);
+            }
+          });
+      if (!parsed.ok()) {
+        log.malformed(k_src_ethtool_stats, sample.display_command(argv), parsed.error(),
+                      nic.sources);
       }
     }
     read_counter_dir(log, sample, k_sysfs_net + nic.netdev + "/statistics",

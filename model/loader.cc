@@ -1,8 +1,9 @@
-// load_fabric: every host (optionally on a few threads), every switch, the perftest runs, then
+// load_fabric: every host and switch (optionally on a few threads), the perftest runs, then
 // the NIC-to-switch-port cross-fill from the switches' LLDP tables.
 #include "model/loader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -68,26 +69,38 @@ std::string device_from_name(std::string_view name, std::string_view server) {
   return {};
 }
 
-void load_hosts(const Bundle& bundle, const CounterTable& counters, int threads,
-                std::vector<Host>& hosts, std::vector<std::vector<Problem>>& problems) {
-  const std::size_t count = bundle.hosts.size();
-  hosts.resize(count);
+// Hosts and switches, each into its own slot with its own problem list (merged in bundle
+// order afterwards, so the result does not depend on the threads); the workers take the next
+// machine as they finish one, so a slow host does not hold up a whole stripe.
+void load_machines(const Bundle& bundle, const CounterTable& counters, int threads,
+                   std::vector<Host>& hosts, std::vector<Switch>& switches,
+                   std::vector<std::vector<Problem>>& problems) {
+  const std::size_t host_count = bundle.hosts.size();
+  const std::size_t count = host_count + bundle.switches.size();
+  hosts.resize(host_count);
+  switches.resize(bundle.switches.size());
   problems.resize(count);
-  auto work = [&](std::size_t first, std::size_t stride) {
-    for (std::size_t i = first; i < count; i += stride) {
-      hosts[i] = load_host(bundle.hosts[i].name, bundle.hosts[i].samples, counters, problems[i]);
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < count; i = next++) {
+      if (i < host_count) {
+        hosts[i] = load_host(bundle.hosts[i].name, bundle.hosts[i].samples, counters, problems[i]);
+      } else {
+        const auto& capture = bundle.switches[i - host_count];
+        switches[i - host_count] = load_switch(capture.name, capture.samples, problems[i]);
+      }
     }
   };
   const auto workers = static_cast<std::size_t>(std::max(1, threads));
   if (workers == 1 || count < 2) {
-    work(0, 1);
+    work();
     return;
   }
   std::vector<std::thread> pool;
   for (std::size_t t = 1; t < workers; ++t) {
-    pool.emplace_back(work, t, workers);
+    pool.emplace_back(work);
   }
-  work(0, workers);
+  work();
   for (auto& thread : pool) {
     thread.join();
   }
@@ -180,13 +193,11 @@ Result<Fabric> load_fabric(const Bundle& bundle, const LoadOptions& options) {
     fabric.problems.push_back(Problem{"", "bundle", error});
   }
 
-  std::vector<std::vector<Problem>> host_problems;
-  load_hosts(bundle, *counters, options.threads, fabric.hosts, host_problems);
-  for (auto& list : host_problems) {
+  std::vector<std::vector<Problem>> machine_problems;
+  load_machines(bundle, *counters, options.threads, fabric.hosts, fabric.switches,
+                machine_problems);
+  for (auto& list : machine_problems) {
     std::move(list.begin(), list.end(), std::back_inserter(fabric.problems));
-  }
-  for (const auto& capture : bundle.switches) {
-    fabric.switches.push_back(load_switch(capture.name, capture.samples, fabric.problems));
   }
   for (const auto& file : bundle.perftests) {
     fabric.perftests.push_back(load_perftest(file, fabric.problems));

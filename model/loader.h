@@ -16,8 +16,8 @@
 namespace netdoctor::model {
 
 struct LoadOptions {
-  // Hosts loaded in parallel. Above 1 the bundle's sample sources are read from several
-  // threads at once (directory and tar trees allow it; MemTree does not).
+  // Hosts and switches loaded in parallel. Above 1 the bundle's sample sources are read from
+  // several threads at once (directory and tar trees allow it; MemTree does not).
   int threads = 1;
   // The counter table; nullptr means the built-in one.
   const CounterTable* counters = nullptr;

@@ -39,6 +39,13 @@ struct EthtoolStats {
 // command line. Fails when no "name: value" line is found.
 Result<EthtoolStats> parse_ethtool_stats(std::string_view text);
 
+// The numeric "name: value" lines of the same output, in printed order, handed to `visit`
+// without building EthtoolStats (the model maps each to a metric as it goes: thousands of
+// outputs per bundle). Same lines, same names and the same errors as parse_ethtool_stats; on an
+// error nothing was visited.
+Status for_each_ethtool_stat(std::string_view text,
+                             const std::function<void(std::string_view, std::uint64_t)>& visit);
+
 nlohmann::json to_json(const EthtoolStats& stats);
 
 }  // namespace netdoctor::parsers

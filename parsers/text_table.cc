@@ -1,6 +1,7 @@
 #include "parsers/text_table.h"
 
 #include <algorithm>
+#include <deque>
 
 #include "base/strings.h"
 #include "parsers/text_util.h"
@@ -13,6 +14,14 @@ struct Span {
   std::size_t end = 0;    // one past the last column
 };
 
+// Without a trailing run of blanks or '\r'.
+std::string_view trim_end(std::string_view line) {
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) {
+    line.remove_suffix(1);
+  }
+  return line;
+}
+
 // Expands tabs to 8-column stops so positions line up with what a terminal shows.
 std::string expand_tabs(std::string_view line) {
   std::string out;
@@ -23,15 +32,13 @@ std::string expand_tabs(std::string_view line) {
       out.push_back(c);
     }
   }
-  while (!out.empty() && (out.back() == ' ' || out.back() == '\r')) {
-    out.pop_back();
-  }
-  return out;
+  return std::string(trim_end(out));
 }
 
-// Runs of non-blank characters with their positions.
-std::vector<Span> words(std::string_view line) {
-  std::vector<Span> out;
+// Runs of non-blank characters with their positions, into `out` (reused: tables have thousands
+// of rows).
+void words_into(std::string_view line, std::vector<Span>& out) {
+  out.clear();
   std::size_t i = 0;
   while (i < line.size()) {
     while (i < line.size() && line[i] == ' ') {
@@ -45,6 +52,11 @@ std::vector<Span> words(std::string_view line) {
       out.push_back({start, i});
     }
   }
+}
+
+std::vector<Span> words(std::string_view line) {
+  std::vector<Span> out;
+  words_into(line, out);
   return out;
 }
 
@@ -100,9 +112,11 @@ std::size_t distance(const Span& a, const Span& b) {
 
 // Each word goes to the column it overlaps most (nearest when none): robust to cells that
 // spill a little past their column.
-std::vector<std::string> split_row(std::string_view line, const std::vector<Span>& spans) {
+std::vector<std::string> split_row(std::string_view line, const std::vector<Span>& spans,
+                                   std::vector<Span>& scratch) {
   std::vector<std::string> cells(spans.size());
-  for (const auto& w : words(line)) {
+  words_into(line, scratch);
+  for (const auto& w : scratch) {
     std::size_t best = 0;
     std::size_t best_overlap = 0;
     std::size_t best_distance = std::string::npos;
@@ -144,14 +158,21 @@ const std::string& TextTable::cell(std::size_t row, std::string_view name) const
 }
 
 std::vector<TextTable> parse_text_tables(std::string_view text, std::string_view header_hint) {
-  std::vector<std::string> lines;
+  // Lines are views of `text`; only a line with tabs is copied (expanded) into `expanded`.
+  std::deque<std::string> expanded;
+  std::vector<std::string_view> lines;
   for (auto raw : split_lines(text)) {
-    lines.push_back(expand_tabs(raw));
+    if (raw.find('\t') == std::string_view::npos) {
+      lines.push_back(trim_end(raw));
+    } else {
+      lines.push_back(expanded.emplace_back(expand_tabs(raw)));
+    }
   }
   std::vector<TextTable> tables;
+  std::vector<Span> scratch;
   std::size_t i = 0;
   while (i < lines.size()) {
-    const std::string& header = lines[i];
+    const std::string_view header = lines[i];
     bool underlined = i + 1 < lines.size() && !trim(header).empty() && !is_underline(header) &&
                       is_underline(lines[i + 1]);
     bool hinted = !underlined && !header_hint.empty() && contains(header, header_hint) &&
@@ -166,7 +187,7 @@ std::vector<TextTable> parse_text_tables(std::string_view text, std::string_view
     for (const auto& s : spans) {
       std::size_t b = std::min(s.begin, header.size());
       std::size_t e = std::min(s.end, header.size());
-      table.headers.emplace_back(trim(std::string_view(header).substr(b, e - b)));
+      table.headers.emplace_back(trim(header.substr(b, e - b)));
     }
     i += underlined ? 2 : 1;
     while (i < lines.size() && !ends_table(lines[i])) {
@@ -175,7 +196,7 @@ std::vector<TextTable> parse_text_tables(std::string_view text, std::string_view
       if (i + 1 < lines.size() && is_underline(lines[i + 1]) && words(lines[i + 1]).size() > 1) {
         break;
       }
-      table.rows.push_back(split_row(lines[i], spans));
+      table.rows.push_back(split_row(lines[i], spans, scratch));
       ++i;
     }
     tables.push_back(std::move(table));

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "tests/parsers/parser_test_util.h"
 
 namespace netdoctor::parsers {
@@ -91,6 +94,41 @@ TEST(EthtoolStatsTest, RejectsEmptyGarbageBinaryAndOtherTools) {
   auto info = parse_ethtool_stats(read_text(reference_file("local/ethtool_-i_eth0_virtio.txt")));
   ASSERT_FALSE(info.ok());
   EXPECT_NE(info.error().message.find("name: value"), std::string::npos);
+}
+
+// The loader's line-by-line pass must see exactly what the full parse keeps, in order.
+TEST(EthtoolStatsTest, VisitingGivesTheParsedNumericStatsInOrder) {
+  for (const std::string& text :
+       {read_text(reference_file("ethtool/bnxt_en_10g_ethtool_S.txt")),
+        read_text(reference_file("ethtool/mlx5_cx4lx_grep_pause_pci_fragment.txt")),
+        parser_fixture("scenario_ethtool_-S_ens1f0np0.txt"),
+        std::string("NIC statistics:\r\n     rx_packets: 12\r\n     weird: n/a\n")}) {
+    auto parsed = parse_ethtool_stats(text);
+    ASSERT_TRUE(parsed.ok());
+    std::vector<EthtoolStat> visited;
+    const Status status =
+        for_each_ethtool_stat(text, [&](std::string_view name, std::uint64_t value) {
+          visited.push_back({std::string(name), value});
+        });
+    ASSERT_TRUE(status.ok());
+    ASSERT_EQ(visited.size(), parsed->stats.size());
+    for (std::size_t i = 0; i < visited.size(); ++i) {
+      EXPECT_EQ(visited[i].name, parsed->stats[i].name);
+      EXPECT_EQ(visited[i].value, parsed->stats[i].value);
+    }
+  }
+}
+
+TEST(EthtoolStatsTest, VisitingFailsAsParsingDoesAndVisitsNothing) {
+  for (const std::string& text : {std::string(""), std::string("hello world\nno stats here\n"),
+                                  std::string("rx_packets: 1\0", 14)}) {
+    std::size_t visits = 0;
+    const Status status =
+        for_each_ethtool_stat(text, [&](std::string_view, std::uint64_t) { ++visits; });
+    ASSERT_FALSE(status.ok());
+    EXPECT_EQ(status.error().message, parse_ethtool_stats(text).error().message);
+    EXPECT_EQ(visits, 0u);
+  }
 }
 
 }  // namespace

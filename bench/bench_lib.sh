@@ -1,0 +1,72 @@
+# Shared by the bench/*.sh scripts (sourced, not run): timing commands side by side.
+#
+# Rounds interleave the commands being compared (cat, netdoctor, zcat, netdoctor, ...), so a
+# burst of load from other work on the machine hits both sides of a ratio alike; the best wall
+# time of the rounds is kept, and the largest peak RSS.
+#
+# Needs: $bench_work (a scratch directory) set by the caller; /usr/bin/time.
+
+[[ -x /usr/bin/time ]] || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
+bench_results=$bench_work/results-$(basename "$0" .sh).txt
+: >"$bench_results"
+
+# time_cmd LABEL CMD...: runs CMD once (stdout to $bench_work/LABEL.out, stderr to LABEL.err)
+# and records its wall seconds and peak RSS. A failing command stops the benchmark.
+time_cmd() {
+  local label=$1
+  shift
+  if ! /usr/bin/time -f '%e %M' -o "$bench_work/$label.time" "$@" \
+      >"$bench_work/$label.out" 2>"$bench_work/$label.err"; then
+    echo "$label failed: $*" >&2
+    tail -5 "$bench_work/$label.err" >&2
+    exit 1
+  fi
+  local wall rss
+  read -r wall rss < <(tail -1 "$bench_work/$label.time")
+  echo "$label $wall $rss" >>"$bench_results"
+}
+
+best_secs() { awk -v l="$1" '$1 == l && (b == "" || $2 < b) {b = $2} END {print b}' "$bench_results"; }
+peak_mib() { awk -v l="$1" '$1 == l && $3 > m {m = $3} END {printf "%.0f", m / 1024}' "$bench_results"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / (b > 0 ? b : 0.01)}'; }
+at_most() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a <= b)}'; }
+load_average() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# report LABEL BASE_LABEL MAX_RATIO MAX_MIB TITLE: one line, and sets bench_failed on a miss.
+bench_failed=0
+report() {
+  local label=$1 base=$2 max_ratio=$3 max_mib=$4 title=$5
+  local secs mib r verdict=PASS
+  secs=$(best_secs "$label")
+  mib=$(peak_mib "$label")
+  r=$(ratio "$secs" "$(best_secs "$base")")
+  if ! at_most "$r" "$max_ratio" || ! at_most "$mib" "$max_mib"; then
+    verdict=FAIL
+    bench_failed=1
+  fi
+  printf '%-36s %7.2f s %6s MiB   ratio %s (<= %s, < %s MiB) %s\n' "$title" "$secs" "$mib" \
+    "$r" "$max_ratio" "$max_mib" "$verdict"
+}
+
+# baseline LABEL TITLE: a line for a reference command (no target).
+baseline() {
+  printf '%-36s %7.2f s %6s MiB\n' "$2" "$(best_secs "$1")" "$(peak_mib "$1")"
+}
+
+# make_bench_bundle BIN DIR: the benchmark bundle, written by `netdoctor sim` into DIR (answer in
+# DIR.expected.json) and archived as DIR.tar.gz with tar(1) (root directory DIR's name, as the
+# shared scenarios are), both reused while a stamp says they were made with the same settings.
+# env: HOSTS (512) NICS (8) SAMPLES (2) VENDORS (mlx5,bnxt) FAULT (pfc-storm) SEED (1)
+make_bench_bundle() {
+  local bin=$1 dir=$2
+  local args=(sim --hosts "${HOSTS:-512}" --nics "${NICS:-8}" --samples "${SAMPLES:-2}"
+              --vendors "${VENDORS:-mlx5,bnxt}" --fault "${FAULT:-pfc-storm}" --seed "${SEED:-1}")
+  local stamp="$dir.stamp"
+  if [[ -d $dir/hosts && -f $dir.tar.gz && -f $stamp && "$(cat "$stamp")" == "${args[*]}" ]]; then
+    return
+  fi
+  rm -rf "$dir" "$dir.tar.gz" "$stamp"
+  "$bin" "${args[@]}" --out "$dir" >/dev/null || { echo "netdoctor sim failed" >&2; exit 1; }
+  tar -C "$(dirname "$dir")" -czf "$dir.tar.gz" "$(basename "$dir")"
+  echo "${args[*]}" >"$stamp"
+}
