@@ -48,4 +48,17 @@ std::string grouped_count(std::uint64_t value) {
   return out;
 }
 
+std::string sonic_byte_rate(double bytes_per_s) {
+  if (bytes_per_s >= 1e9) {
+    return fmt::format("{:.2f} GB/s", bytes_per_s / 1e9);
+  }
+  if (bytes_per_s >= 1e6) {
+    return fmt::format("{:.2f} MB/s", bytes_per_s / 1e6);
+  }
+  if (bytes_per_s >= 1e3) {
+    return fmt::format("{:.2f} KB/s", bytes_per_s / 1e3);
+  }
+  return fmt::format("{:.2f} B/s", bytes_per_s);
+}
+
 }  // namespace netdoctor

@@ -10,6 +10,7 @@
 #include "base/bundle.h"
 #include "base/json_text.h"
 #include "cli/command.h"
+#include "cli/number_checks.h"
 #include "cli/store_glue.h"
 #include "kb/store/baseline_check.h"
 #include "kb/store/time_format.h"
@@ -296,7 +297,7 @@ capture->add_option("--pairs", options->pairs_file, "file of 'client server [dev
     ->required();
 capture->add_option("--device", options->device, "RDMA device for pairs that name none");
 capture->add_option("--timeout", options->timeout_s, "seconds per perftest side (default 60)")
-    ->check(CLI::PositiveNumber);
+    ->check(positive_number());
 capture->add_option("--remote", options->remote,
                     "how to reach a host: ssh (default) or none (all local)");
 capture->callback([&context, options] { run_capture(context, *options); });

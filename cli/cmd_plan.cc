@@ -8,6 +8,7 @@
 #include "base/file_tree.h"
 #include "base/json_text.h"
 #include "cli/command.h"
+#include "cli/number_checks.h"
 #include "model/loader.h"
 #include "plan/fabric_sizing.h"
 #include "plan/plan_check.h"
@@ -148,20 +149,20 @@ void add_fabric(CLI::App& plan_app, Context& context) {
   auto* sub = plan_app.add_subcommand(
       "fabric", "Leaves, spines, ports, cables and optics of a two-tier leaf/spine fabric");
   plan::FabricInputs& in = args->inputs;
-  sub->add_option("--nodes", in.nodes, "GPU nodes")->required()->check(CLI::PositiveNumber);
-  sub->add_option("--gpus-per-node", in.gpus_per_node, "GPUs per node")->check(CLI::PositiveNumber);
+  sub->add_option("--nodes", in.nodes, "GPU nodes")->required()->check(positive_number());
+  sub->add_option("--gpus-per-node", in.gpus_per_node, "GPUs per node")->check(positive_number());
   sub->add_option("--nic-gbps", in.nic_gbps, "speed of one RDMA NIC in Gb/s")
       ->required()
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   sub->add_option("--nics-per-node", in.nics_per_node, "RDMA NICs per node (default: one per GPU)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   sub->add_option("--leaf-ports", in.leaf_ports, "physical ports of a leaf switch")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   sub->add_option("--leaf-port-gbps", in.leaf_port_gbps, "leaf port speed in Gb/s (uplinks too)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   sub->add_option("--breakout", in.breakout,
                   "downlinks per leaf port (default: leaf-port-gbps / nic-gbps)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   sub->add_option("--oversubscription", args->oversubscription,
                   "target downlink:uplink capacity, 1:1 or 1:3 (= 3:1)");
   sub->add_option("--spare", args->spare, "leaf ports kept free, e.g. 20%");
@@ -169,13 +170,13 @@ void add_fabric(CLI::App& plan_app, Context& context) {
                 "NIC i of every node goes to rail leaf i of its group");
   sub->add_option("--nodes-per-leaf", in.nodes_per_leaf,
                   "nodes per leaf (per rail group); default: as many as fit")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   sub->add_option("--spines", in.spines, "spine switches; default: fewest that fit")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   sub->add_option("--spine-ports", in.spine_ports, "ports of a spine (default: as the leaf)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   sub->add_option("--grow-to", args->grow_to, "nodes of the next growth step (default: double)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   sub->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   sub->callback([args, &context] { run_fabric(*args, context); });
 }
@@ -187,27 +188,26 @@ void add_traffic(CLI::App& plan_app, Context& context) {
   plan::TrafficInputs& in = args->inputs;
   sub->add_option("--params", in.params, "model parameters, e.g. 70e9")
       ->required()
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   sub->add_option("--dtype", in.dtype, "bf16, fp16, fp32 or fp8");
   sub->add_option("--parallelism", args->parallelism, "dp=32,tp=8,pp=1[,ep=N]")->required();
   sub->add_option("--zero", in.zero, "ZeRO stage 0-3")->check(CLI::Range(0, 3));
   sub->add_option("--tokens", in.tokens, "tokens per model replica per step")
-      ->check(CLI::NonNegativeNumber);
-  sub->add_option("--hidden", in.hidden, "hidden size")->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
+  sub->add_option("--hidden", in.hidden, "hidden size")->check(non_negative_number());
   sub->add_option("--layers", in.layers, "transformer layers (tensor-parallel traffic)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   sub->add_option("--moe-experts", in.moe_experts, "experts per MoE layer")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   sub->add_option("--topk", in.moe_topk, "experts each token goes to")
-      ->check(CLI::NonNegativeNumber);
-  sub->add_option("--moe-layers", in.moe_layers, "MoE layers")->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
+  sub->add_option("--moe-layers", in.moe_layers, "MoE layers")->check(non_negative_number());
   sub->add_option("--step-seconds", in.step_seconds, "time budget of one step")
-      ->check(CLI::PositiveNumber);
-  sub->add_option("--nic-gbps", in.nic_gbps, "planned NIC speed in Gb/s")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
+  sub->add_option("--nic-gbps", in.nic_gbps, "planned NIC speed in Gb/s")->check(positive_number());
   sub->add_option("--nics-per-node", in.nics_per_node, "NICs per node (default: one per GPU)")
-      ->check(CLI::NonNegativeNumber);
-  sub->add_option("--gpus-per-node", in.gpus_per_node, "GPUs per node")->check(CLI::PositiveNumber);
+      ->check(non_negative_number());
+  sub->add_option("--gpus-per-node", in.gpus_per_node, "GPUs per node")->check(positive_number());
   sub->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   sub->callback([args, &context] { run_traffic(*args, context); });
 }

@@ -70,8 +70,8 @@ Result<std::optional<remote::BasicAuth>> load_credentials(const SwitchArgs& args
 
 void add_prometheus_options(CLI::App& command, PrometheusArgs& args) {
   command.add_option("--prometheus", args.url,
-                     "read the fabric from this Prometheus server (node_exporter metrics) "
-                     "instead of a bundle");
+                     "read the fabric from this Prometheus server (node_exporter, snmp_exporter "
+                     "if_mib and switch series; docs/prometheus.md) instead of a bundle");
   command.add_option("--at", args.at,
                      "with --prometheus: end of the window (Unix s or ISO 8601; "
                      "default now)");

@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "base/sonic_table.h"
 #include "base/strings.h"
+#include "remote/sonic_cells.h"
 
 namespace netdoctor::remote {
 namespace {
@@ -28,40 +28,6 @@ const Json& member(const Json& object, const std::string& key) {
   }
   auto it = object.find(key);
   return it == object.end() ? k_empty : *it;
-}
-
-// "Ethernet2" before "Ethernet10": digits compare as numbers.
-bool natural_less(const std::string& a, const std::string& b) {
-  std::size_t i = 0;
-  std::size_t j = 0;
-  while (i < a.size() && j < b.size()) {
-    const bool da = std::isdigit(static_cast<unsigned char>(a[i])) != 0;
-    const bool db = std::isdigit(static_cast<unsigned char>(b[j])) != 0;
-    if (da && db) {
-      std::size_t ie = i;
-      std::size_t je = j;
-      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie])) != 0) {
-        ++ie;
-      }
-      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je])) != 0) {
-        ++je;
-      }
-      const auto na = parse_u64(std::string_view(a).substr(i, ie - i)).value_or(0);
-      const auto nb = parse_u64(std::string_view(b).substr(j, je - j)).value_or(0);
-      if (na != nb) {
-        return na < nb;
-      }
-      i = ie;
-      j = je;
-      continue;
-    }
-    if (a[i] != b[j]) {
-      return a[i] < b[j];
-    }
-    ++i;
-    ++j;
-  }
-  return a.size() - i < b.size() - j;
 }
 
 std::optional<std::uint64_t> count(const Json& object, const char* key) {
@@ -96,16 +62,7 @@ std::optional<std::uint64_t> sum(std::initializer_list<std::optional<std::uint64
 // A cell must be one word: the SONiC parsers split on column positions and spaces.
 std::string word(const Json& object, const char* key) {
   const Json& field = member(object, key);
-  if (!field.is_string()) {
-    return "N/A";
-  }
-  std::string value = field.get<std::string>();
-  if (value.empty() || std::any_of(value.begin(), value.end(), [](char c) {
-        return std::isspace(static_cast<unsigned char>(c)) != 0;
-      })) {
-    return "N/A";
-  }
-  return value;
+  return field.is_string() ? cell_word(field.get<std::string>()) : std::string("N/A");
 }
 
 std::vector<std::string> sorted_keys(const Json& object) {
@@ -115,7 +72,7 @@ std::vector<std::string> sorted_keys(const Json& object) {
       keys.push_back(key);
     }
   }
-  std::sort(keys.begin(), keys.end(), natural_less);
+  std::sort(keys.begin(), keys.end(), NaturalLess());
   return keys;
 }
 

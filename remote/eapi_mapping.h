@@ -7,7 +7,8 @@
 //   show interfaces status -> show interfaces status: speed from bandwidth, Oper up when
 //       linkStatus is "connected", Admin down when "disabled"
 //   show lldp neighbors -> show lldp table
-// PFC per-priority counters are not mapped (no verified eAPI sample of them yet).
+// PFC counters are not mapped: no recorded eAPI answer of `show priority-flow-control counters`
+// was found to map from (docs/switch-apis.md says what was searched and found).
 #pragma once
 
 #include <map>

@@ -1,13 +1,13 @@
 // Prometheus series -> a bundle (spec/bundle.md), so that the existing loader, counter table and
-// probes apply unchanged: node_exporter's infiniband collector becomes sysfs
-// .../ports/<p>/counters|hw_counters files, its ethtool collector `ethtool -S` / `ethtool -i`
-// outputs, its netdev/netclass collectors /sys/class/net/<if>/ files, and the optional
-// netdoctor_rdma_link_info series `rdma link show` (the RDMA device <-> netdev tie that
-// node_exporter does not export). Every distinct point time is one sample; a host is the
-// host label ("instance" by default) without its ":port". docs/prometheus.md lists the names.
+// probes apply unchanged. A series belongs to the machine its host label ("instance" by default)
+// names without its ":port"; a switch or LLDP series to the one its `switch` label names when it
+// has one (snmp_exporter's instance is the target address). A machine with any switch series
+// (remote/prometheus_switch_bundle.h: IF-MIB, PFC, queue counters) is a switch and becomes
+// switches/<name>/<sample>/ with SONiC command outputs; every other one a host
+// (remote/prometheus_host_bundle.h). Every distinct point time is one sample, shared by all
+// machines. docs/prometheus.md lists the names.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,16 +19,12 @@ namespace netdoctor::remote {
 
 struct PromLayoutOptions {
   std::string host_label = "instance";
-  std::string source = "prometheus";  // names the server in problems
+  std::string switch_label = "switch";  // on switch and LLDP series: names their machine
+  std::string source = "prometheus";    // names the server in problems
 };
 
 BundleFiles prometheus_to_bundle(const std::vector<PromSeries>& series,
                                  const PromLayoutOptions& options = {});
-
-// node_exporter's ethtool collector renames stats (rx -> received, tx -> transmitted, the
-// seven netdev basics with a _total suffix); this undoes it: "node_ethtool_received_prio3_pause"
-// -> "rx_prio3_pause". nullopt when `metric` is not a node_ethtool_ stat.
-std::optional<std::string> ethtool_stat_from_metric(std::string_view metric);
 
 // "gpu-a001:9100" -> "gpu-a001", "[fe80::1]:9100" -> "fe80__1"; characters a directory name
 // should not hold become '_'. Empty for an empty label.

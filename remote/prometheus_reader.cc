@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "remote/prometheus_api.h"
 #include "remote/prometheus_bundle.h"
+#include "remote/prometheus_switch_bundle.h"
 #include "remote/redact.h"
 
 namespace netdoctor::remote {
@@ -28,6 +30,7 @@ std::vector<std::string> prometheus_queries(const std::string& selector) {
       fmt::format("{{__name__=~\"node_ethtool_.+\"{}}}", extra),
       fmt::format("{{__name__=~\"{}\"{}}}", k_network_names, extra),
       fmt::format("{{__name__=~\"netdoctor_.+\"{}}}", extra),
+      fmt::format("{{__name__=~\"{}\"{}}}", switch_query_pattern(), extra),
   };
 }
 
@@ -86,8 +89,8 @@ Result<BundleFiles> read_prometheus(HttpClient& client, const PrometheusRequest&
   if (series.empty()) {
     return make_error(
         ErrorCode::NotFound,
-        fmt::format("no node_infiniband_, node_ethtool_ or node_network_ series between {:.3f} "
-                    "and {:.3f}{}",
+        fmt::format("no node_infiniband_, node_ethtool_, node_network_, netdoctor_ or switch "
+                    "(IF-MIB, sonic_queue_) series between {:.3f} and {:.3f}{}",
                     request.at - request.window, request.at,
                     request.selector.empty() ? "" : " matching " + request.selector),
         shown);
@@ -97,6 +100,20 @@ Result<BundleFiles> read_prometheus(HttpClient& client, const PrometheusRequest&
   layout.source = "prometheus " + shown;
   BundleFiles files = prometheus_to_bundle(series, layout);
   files.problems.insert(files.problems.begin(), problems.begin(), problems.end());
+  const bool any_switch = std::any_of(files.files.begin(), files.files.end(), [](const auto& file) {
+    return file.first.rfind("switches/", 0) == 0;
+  });
+  if (!any_switch) {
+    files.problems.push_back(make_error(
+        ErrorCode::NotFound,
+        fmt::format("switch data not available: no switch series between {:.3f} and {:.3f}{} "
+                    "(snmp_exporter if_mib, netdoctor_switch_pfc_*, sonic_queue_*), so switch "
+                    "ports, their PFC and queue counters are not in the diagnosis "
+                    "(docs/prometheus.md)",
+                    request.at - request.window, request.at,
+                    request.selector.empty() ? "" : " matching " + request.selector),
+        shown));
+  }
   return files;
 }
 

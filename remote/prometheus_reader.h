@@ -1,6 +1,7 @@
 // Reads a fabric from Prometheus: a few batched range queries (one per collector family, never
-// one per port) over [at - window, at], run concurrently through the HttpClient, laid out as a
-// bundle by prometheus_to_bundle.
+// one per host, switch or port) over [at - window, at], run concurrently through the HttpClient,
+// laid out as a bundle by prometheus_to_bundle. No switch series is a problem in the result
+// ("switch data not available"), not a failure.
 #pragma once
 
 #include <chrono>

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/writers/text_table.h"
+#include "base/sonic_table.h"
 
 namespace netdoctor::sim {
 
@@ -14,10 +14,10 @@ std::string show_interfaces_counters(const Switch& sw, const std::vector<PortSam
     const double line = line_rate_bytes(port.speed_gbps);
     const double rx = port.rates[PortRate::RxBytes] * ports[i].rate_factor;
     const double tx = port.rates[PortRate::TxBytes] * ports[i].rate_factor;
-    rows.push_back({port.name, "U", grouped_count(s[PortRate::RxPackets]), byte_rate(rx),
+    rows.push_back({port.name, "U", grouped_count(s[PortRate::RxPackets]), sonic_byte_rate(rx),
                     fmt::format("{:.2f}%", 100.0 * rx / line), grouped_count(s[PortRate::RxErrors]),
                     grouped_count(s[PortRate::RxDrops]), "0", grouped_count(s[PortRate::TxPackets]),
-                    byte_rate(tx), fmt::format("{:.2f}%", 100.0 * tx / line), "0",
+                    sonic_byte_rate(tx), fmt::format("{:.2f}%", 100.0 * tx / line), "0",
                     grouped_count(s[PortRate::RoceQueueDrops] + s[PortRate::OtherQueueDrops]),
                     "0"});
   }

@@ -10,6 +10,7 @@
 #include "parsers/sonic_lldp_table.h"
 #include "remote/credentials.h"
 #include "remote/eapi_mapping.h"
+#include "remote/node_exporter_names.h"
 #include "remote/prometheus_api.h"
 #include "remote/prometheus_bundle.h"
 #include "remote/prometheus_reader.h"
@@ -57,7 +58,7 @@ TEST(PrometheusApiTest, ReportsPrometheusErrorsAndJunk) {
 
 TEST(PrometheusApiTest, BuildsBatchedRangeQueries) {
   const auto queries = prometheus_queries("job=\"node\"");
-  ASSERT_EQ(queries.size(), 4u);  // a few families, never one query per port
+  ASSERT_EQ(queries.size(), 5u);  // a few families, never one query per host, switch or port
   EXPECT_EQ(queries[0], "{__name__=~\"node_infiniband_.+\",job=\"node\"}");
   const auto url = query_range_url("http://prom:9090/", {queries[0], 100.0, 400.0, 300.0});
   EXPECT_EQ(url.rfind("http://prom:9090/api/v1/query_range?query=%7B__name__%3D~%22node_", 0), 0u)

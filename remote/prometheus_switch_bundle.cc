@@ -1,0 +1,215 @@
+#include "remote/prometheus_switch_bundle.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "base/sample_source.h"
+#include "base/strings.h"
+
+namespace netdoctor::remote {
+namespace {
+
+// snmp_exporter's if_mib module names its metrics after the IF-MIB objects (generator.yml,
+// lookups ifAlias, ifDescr, ifName on ifIndex).
+constexpr std::array<std::pair<std::string_view, IfField>, 16> k_if_mib = {{
+    {"ifHCInOctets", IfField::InOctets},
+    {"ifHCOutOctets", IfField::OutOctets},
+    {"ifHCInUcastPkts", IfField::InUcast},
+    {"ifHCInMulticastPkts", IfField::InMulticast},
+    {"ifHCInBroadcastPkts", IfField::InBroadcast},
+    {"ifHCOutUcastPkts", IfField::OutUcast},
+    {"ifHCOutMulticastPkts", IfField::OutMulticast},
+    {"ifHCOutBroadcastPkts", IfField::OutBroadcast},
+    {"ifInErrors", IfField::InErrors},
+    {"ifOutErrors", IfField::OutErrors},
+    {"ifInDiscards", IfField::InDiscards},
+    {"ifOutDiscards", IfField::OutDiscards},
+    {"ifHighSpeed", IfField::HighSpeed},  // Mb/s
+    {"ifMtu", IfField::Mtu},
+    {"ifOperStatus", IfField::OperStatus},    // 1 up, 2 down, ...
+    {"ifAdminStatus", IfField::AdminStatus},  // 1 up, 2 down, 3 testing
+}};
+
+// vinted/sonic-exporter's queue collector (labels device, queue: the index in SONiC's
+// COUNTERS_QUEUE_NAME_MAP).
+constexpr std::array<std::pair<std::string_view, QueueField>, 4> k_queues = {{
+    {"sonic_queue_packets_total", QueueField::Packets},
+    {"sonic_queue_bytes_total", QueueField::Bytes},
+    {"sonic_queue_dropped_packets_total", QueueField::DroppedPackets},
+    {"sonic_queue_dropped_bytes_total", QueueField::DroppedBytes},
+}};
+
+// No exporter found exports PFC per priority; these are netdoctor's own (docs/prometheus.md).
+constexpr std::string_view k_pfc_rx = "netdoctor_switch_pfc_rx_frames_total";
+constexpr std::string_view k_pfc_tx = "netdoctor_switch_pfc_tx_frames_total";
+constexpr std::string_view k_sonic_lldp = "sonic_lldp_neighbor_info";
+// A queue label beyond any ASIC's queue count is not a queue.
+constexpr std::uint64_t k_max_queue = 1023;
+
+template <typename Table>
+auto find_field(const Table& table, std::string_view name) {
+  return std::find_if(table.begin(), table.end(),
+                      [&](const auto& row) { return row.first == name; });
+}
+
+// The families a switch's series may lack, each named in a problem with the series that give it.
+struct Family {
+  std::string_view what;
+  std::string_view command;  // the SONiC command it fills
+};
+constexpr std::array<Family, 4> k_families = {{
+    {"interface counters (snmp_exporter if_mib: ifHCInOctets, ifHCOutOctets, ...)",
+     "show interfaces counters"},
+    {"PFC counters (netdoctor_switch_pfc_rx_frames_total, netdoctor_switch_pfc_tx_frames_total)",
+     "show pfc counters"},
+    {"queue counters (sonic-exporter: sonic_queue_dropped_packets_total, ...)",
+     "show queue counters"},
+    {"LLDP neighbours (netdoctor_lldp_neighbor_info or sonic_lldp_neighbor_info), so its "
+     "uplinks and host ports are unknown",
+     "show lldp table"},
+}};
+
+}  // namespace
+
+bool is_switch_metric(std::string_view name) {
+  return find_field(k_if_mib, name) != k_if_mib.end() ||
+         find_field(k_queues, name) != k_queues.end() || name == k_pfc_rx || name == k_pfc_tx ||
+         name == k_sonic_lldp;
+}
+
+std::string switch_query_pattern() {
+  std::vector<std::string_view> names;
+  for (const auto& [name, field] : k_if_mib) {
+    names.push_back(name);
+  }
+  for (const auto& [name, field] : k_queues) {
+    names.push_back(name);
+  }
+  names.push_back(k_sonic_lldp);
+  return fmt::format("{}", fmt::join(names, "|"));
+}
+
+SwitchBundle::SwitchBundle(LeftOut& left_out) : m_left_out(left_out) {}
+
+std::optional<std::string> SwitchBundle::port_name(const PromSeries& series) {
+  for (const char* label : {"ifName", "ifDescr", "device"}) {
+    const std::string& name = series.label(label);
+    if (!name.empty()) {
+      if (is_one_word(name)) {
+        return name;
+      }
+      break;
+    }
+  }
+  ++m_left_out.unsafe;
+  return std::nullopt;
+}
+
+void SwitchBundle::add(const std::string& sw, const PromSeries& series) {
+  const std::string& name = series.name();
+  if (is_lldp_neighbor_metric(name)) {
+    const std::string& local = series.label("local_interface");
+    const auto neighbor = lldp_neighbor_labels(series);
+    if (!is_one_word(local) || !neighbor) {
+      ++m_left_out.unsafe;
+      return;
+    }
+    auto& samples = m_switches[sw];
+    for_each_point(series, [&](double time, double) { samples[time].lldp[local] = *neighbor; });
+    return;
+  }
+  if (auto row = find_field(k_if_mib, name); row != k_if_mib.end()) {
+    const auto port = port_name(series);
+    if (!port) {
+      return;
+    }
+    const IfField field = row->second;
+    // An enum exported as info or state set (`type: EnumAsInfo`/`EnumAsStateSet` overrides) names
+    // the state in a label of the metric's own name; value 1 marks the current one.
+    const std::string& state = series.label(std::string(name));
+    const std::string alias = series.label("ifAlias");
+    auto& samples = m_switches[sw];
+    for_each_point(series, [&](double time, double value) {
+      SwitchPortSample& p = samples[time].ports[*port];
+      if (!alias.empty()) {
+        p.alias = alias;
+      }
+      if (state.empty()) {
+        p.if_mib[at(field)] = value;
+      } else if (value == 1.0) {
+        p.if_mib[at(field)] = state == "up" ? k_if_status_up : k_if_status_down;
+      }
+    });
+  } else if (name == k_pfc_rx || name == k_pfc_tx) {
+    const auto port = port_name(series);
+    const auto priority = parse_u64(series.label("priority"));
+    if (!port) {
+      return;
+    }
+    if (!priority || *priority >= 8) {
+      ++m_left_out.unsafe;
+      return;
+    }
+    auto& samples = m_switches[sw];
+    for_each_point(series, [&](double time, double value) {
+      SwitchPortSample& p = samples[time].ports[*port];
+      (name == k_pfc_rx ? p.pfc_rx : p.pfc_tx)[*priority] = value;
+    });
+  } else if (auto queue_row = find_field(k_queues, name); queue_row != k_queues.end()) {
+    const auto port = port_name(series);
+    const auto queue = parse_u64(series.label("queue"));
+    if (!port) {
+      return;
+    }
+    if (!queue || *queue > k_max_queue) {
+      ++m_left_out.unsafe;
+      return;
+    }
+    const auto key = std::make_pair(*port, static_cast<unsigned>(*queue));
+    auto& samples = m_switches[sw];
+    for_each_point(series, [&](double time, double value) {
+      samples[time].queues[key][at(queue_row->second)] = value;
+    });
+  }
+}
+
+MachineFiles SwitchBundle::finish(std::vector<Error>& problems, const std::string& source) {
+  MachineFiles out;
+  std::array<std::vector<std::string>, k_families.size()> lacking;
+  for (const auto& [sw, samples] : m_switches) {
+    std::array<bool, k_families.size()> seen{};
+    const SwitchSample* before = nullptr;
+    double before_time = 0.0;
+    for (const auto& [time, sample] : samples) {
+      auto& files = out[sw][time];
+      for (auto& [command, text] : render_sonic_outputs(sample, before, time - before_time)) {
+        for (std::size_t f = 0; f < k_families.size(); ++f) {
+          seen[f] = seen[f] || command == k_families[f].command;
+        }
+        files["sos_commands/sonic/" + mangle_command_line(command)] = std::move(text);
+      }
+      before = &sample;
+      before_time = time;
+    }
+    for (std::size_t f = 0; f < k_families.size(); ++f) {
+      if (!seen[f]) {
+        lacking[f].push_back(sw);
+      }
+    }
+  }
+  for (std::size_t f = 0; f < k_families.size(); ++f) {
+    if (!lacking[f].empty()) {
+      problems.push_back(make_error(ErrorCode::NotFound,
+                                    fmt::format("switch(es) {} have no {} in the window",
+                                                fmt::join(lacking[f], ", "), k_families[f].what),
+                                    source));
+    }
+  }
+  return out;
+}
+
+}  // namespace netdoctor::remote

@@ -1,0 +1,52 @@
+// The switch half of prometheus_to_bundle: switch port counters scraped into Prometheus become
+// the SONiC command outputs of a switch sample (spec/bundle.md; remote/switch_sample.h renders
+// them), so that the SONiC parsers and the switch loader read them unchanged:
+//   snmp_exporter's if_mib module (IF-MIB)     -> show interfaces counters, show interfaces status
+//   netdoctor_switch_pfc_{rx,tx}_frames_total  -> show pfc counters
+//   sonic-exporter's sonic_queue_*_total        -> show queue counters
+//   LLDP neighbour series                       -> show lldp table
+// A port is named by its ifName label (else ifDescr, else device): SONiC's EthernetN, the name
+// hosts' LLDP reports. RX_BPS / TX_BPS and utilisation are the octet counters' rate between a
+// sample and the one before (the first sample has none). docs/prometheus.md lists the names.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "remote/prometheus_api.h"
+#include "remote/prometheus_layout.h"
+#include "remote/switch_sample.h"
+
+namespace netdoctor::remote {
+
+// True for the names only a switch exports (every name above but netdoctor_lldp_neighbor_info,
+// which hosts export too): a machine with one of them is a switch.
+bool is_switch_metric(std::string_view name);
+
+// The PromQL name regex of the switch series that the netdoctor_ query does not already fetch.
+std::string switch_query_pattern();
+
+class SwitchBundle {
+ public:
+  // Ports and neighbours whose names cannot be a table cell are counted into `left_out`.
+  explicit SwitchBundle(LeftOut& left_out);
+
+  // A series of switch `sw`; names netdoctor does not read are ignored.
+  void add(const std::string& sw, const PromSeries& series);
+
+  // Every switch's files, and a problem for each family (interface, PFC, queue counters, LLDP)
+  // some switches lack, naming them.
+  MachineFiles finish(std::vector<Error>& problems, const std::string& source);
+
+ private:
+  std::optional<std::string> port_name(const PromSeries& series);
+
+  LeftOut& m_left_out;
+  std::map<std::string, std::map<double, SwitchSample>> m_switches;
+};
+
+}  // namespace netdoctor::remote
