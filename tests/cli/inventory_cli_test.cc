@@ -1,43 +1,31 @@
 // `netdoctor inventory` run as a program on a scenario bundle.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
+#include "tests/support/run_netdoctor.h"
 #include "tests/support/test_paths.h"
 
 namespace netdoctor::cli {
 namespace {
 
-struct Run {
-  int exit_code = -1;
-  std::string out;  // stdout and stderr together
-};
+using netdoctor::testing::RunOptions;
+using netdoctor::testing::RunOutput;
 
-Run run_netdoctor(const std::string& args) {
-  Run run;
-  const std::string command = testing::netdoctor_binary() + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) {
-    ADD_FAILURE() << "cannot run " << command;
-    return run;
-  }
-  std::array<char, 65536> buffer{};
-  std::size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
-    run.out.append(buffer.data(), n);
-  }
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
+// `netdoctor inventory <args>`, the real binary without a shell.
+RunOutput inventory(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"inventory"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return netdoctor::testing::run_netdoctor(argv, RunOptions{});
 }
 
 TEST(InventoryCli, JsonOfAScenarioListsHostsNicsSwitchesAndLinks) {
   const auto bundle = testing::shared_dir() + "/scenarios/pfc-storm.tar.gz";
-  auto run = run_netdoctor("inventory --bundle " + bundle + " --format json");
-  ASSERT_EQ(run.exit_code, 0) << run.out;
+  auto run = inventory({"--bundle", bundle, "--format", "json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err, "");  // a clean capture: nothing to warn about
   auto json = nlohmann::json::parse(run.out);
   ASSERT_EQ(json["hosts"].size(), 8u);
   for (const auto& host : json["hosts"]) {
@@ -83,17 +71,18 @@ TEST(InventoryCli, JsonOfAScenarioListsHostsNicsSwitchesAndLinks) {
 
 TEST(InventoryCli, TextFormatShowsNicTableAndProblemsSection) {
   const auto bundle = testing::shared_dir() + "/scenarios/healthy.tar.gz";
-  auto run = run_netdoctor("inventory --bundle " + bundle);
-  ASSERT_EQ(run.exit_code, 0) << run.out;
+  auto run = inventory({"--bundle", bundle});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("node01"), std::string::npos);
   EXPECT_NE(run.out.find("port:leaf1/Ethernet0"), std::string::npos);
   EXPECT_NE(run.out.find("Problems (0)"), std::string::npos);
 }
 
 TEST(InventoryCli, MissingBundleFailsNamingThePath) {
-  auto run = run_netdoctor("inventory --bundle /nonexistent/bundle-xyz --format json");
+  auto run = inventory({"--bundle", "/nonexistent/bundle-xyz", "--format", "json"});
   EXPECT_EQ(run.exit_code, 1);
-  EXPECT_NE(run.out.find("/nonexistent/bundle-xyz"), std::string::npos) << run.out;
+  EXPECT_NE(run.err.find("/nonexistent/bundle-xyz"), std::string::npos) << run.err;
+  EXPECT_EQ(run.out, "");  // no half-written JSON on failure
 }
 
 }  // namespace

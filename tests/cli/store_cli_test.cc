@@ -1,9 +1,7 @@
 // Drives the real `netdoctor` binary against a database in a temp dir: the change log, the
 // one-open-change rule, rollback, export, baselines, and where the database lives.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -15,6 +13,7 @@
 #include "kb/store/change_repository.h"
 #include "kb/store/database.h"
 #include "kb/store/incident_repository.h"
+#include "tests/support/run_netdoctor.h"
 #include "tests/support/test_paths.h"
 
 namespace netdoctor::cli {
@@ -22,7 +21,6 @@ namespace {
 
 namespace store = netdoctor::kb::store;
 using netdoctor::testing::make_temp_dir;
-using netdoctor::testing::netdoctor_binary;
 using netdoctor::testing::read_text;
 
 struct CliRun {
@@ -31,33 +29,14 @@ struct CliRun {
   std::string err;
 };
 
-std::string quote(const std::string& word) {
-  std::string quoted = "'";
-  for (char c : word) {
-    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  }
-  return quoted + "'";
-}
-
-// `env` entries are NAME=value; NETDOCTOR_DB and XDG_DATA_HOME are cleared unless given.
-CliRun netdoctor(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
-  static int counter = 0;
-  std::string dir = make_temp_dir("cli-run" + std::to_string(counter++));
-  std::string command = "env -u NETDOCTOR_DB -u XDG_DATA_HOME";
-  for (const std::string& assignment : env) {
-    command += " " + quote(assignment);
-  }
-  command += " " + quote(netdoctor_binary());
-  for (const std::string& arg : args) {
-    command += " " + quote(arg);
-  }
-  command += " >" + dir + "/out 2>" + dir + "/err";
-  int status = std::system(command.c_str());
-  CliRun run;
-  run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.out = read_text(dir + "/out");
-  run.err = read_text(dir + "/err");
-  return run;
+// The real binary, no shell, in a clean environment (no NETDOCTOR_DB or XDG_DATA_HOME, HOME a
+// fresh sandbox) plus `env`, which may replace HOME.
+CliRun netdoctor(const std::vector<std::string>& args,
+                 const std::vector<std::pair<std::string, std::string>>& env = {}) {
+  netdoctor::testing::RunOptions options;
+  options.env = env;
+  const netdoctor::testing::RunOutput run = netdoctor::testing::run_netdoctor(args, options);
+  return CliRun{run.exit_code, run.out, run.err};
 }
 
 bool has(const std::string& text, const std::string& part) {
@@ -215,18 +194,18 @@ TEST_F(StoreCli, IncidentListAndShow) {
 
 TEST(StoreCliDbPath, EnvironmentAndXdgDecideWhereTheDatabaseIs) {
   std::string dir = make_temp_dir("dbpath");
-  CliRun via_env = netdoctor({"incident", "list"}, {"NETDOCTOR_DB=" + dir + "/env.db"});
+  CliRun via_env = netdoctor({"incident", "list"}, {{"NETDOCTOR_DB", dir + "/env.db"}});
   ASSERT_EQ(via_env.code, 0) << via_env.err;
   EXPECT_TRUE(std::filesystem::exists(dir + "/env.db"));
-  CliRun via_xdg = netdoctor({"change", "list"}, {"XDG_DATA_HOME=" + dir + "/xdg"});
+  CliRun via_xdg = netdoctor({"change", "list"}, {{"XDG_DATA_HOME", dir + "/xdg"}});
   ASSERT_EQ(via_xdg.code, 0) << via_xdg.err;
   EXPECT_TRUE(std::filesystem::exists(dir + "/xdg/netdoctor/netdoctor.db"));
-  CliRun via_home = netdoctor({"baseline", "list"}, {"HOME=" + dir + "/home"});
+  CliRun via_home = netdoctor({"baseline", "list"}, {{"HOME", dir + "/home"}});
   ASSERT_EQ(via_home.code, 0) << via_home.err;
   EXPECT_TRUE(std::filesystem::exists(dir + "/home/.local/share/netdoctor/netdoctor.db"));
   // --db wins over the environment.
   CliRun flag = netdoctor({"incident", "list", "--db", dir + "/flag.db"},
-                          {"NETDOCTOR_DB=" + dir + "/other.db"});
+                          {{"NETDOCTOR_DB", dir + "/other.db"}});
   ASSERT_EQ(flag.code, 0) << flag.err;
   EXPECT_TRUE(std::filesystem::exists(dir + "/flag.db"));
   EXPECT_FALSE(std::filesystem::exists(dir + "/other.db"));

@@ -2,18 +2,17 @@
 // directory, a .tar.gz and stdout, and fans out over pdsh's exec module on this machine, one
 // fake root per "host"; the results read back through `netdoctor inventory` and open_bundle.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "base/bundle.h"
 #include "base/command_runner.h"
 #include "base/strings.h"
 #include "tests/collect/fake_sysfs.h"
+#include "tests/support/run_netdoctor.h"
 #include "tests/support/test_paths.h"
 
 namespace netdoctor::cli {
@@ -21,35 +20,15 @@ namespace {
 
 using netdoctor::testing::make_temp_dir;
 using netdoctor::testing::netdoctor_binary;
+using netdoctor::testing::RunOutput;
 
-struct RunResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-RunResult run(const std::string& args) {
-  const std::string err_file = make_temp_dir("collect-cli-err") + "/stderr";
-  const std::string command = "'" + netdoctor_binary() + "' " + args + " 2>'" + err_file + "'";
-  RunResult result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) {
-    ADD_FAILURE() << "popen failed: " << command;
-    return result;
-  }
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
-    result.out.append(buffer.data(), n);
-  }
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.err = netdoctor::testing::read_text(err_file);
-  return result;
+// The real binary, no shell: an argument vector, a clean environment, a fresh sandbox.
+RunOutput run(const std::vector<std::string>& args) {
+  return netdoctor::testing::run_netdoctor(args, netdoctor::testing::RunOptions{});
 }
 
 std::vector<std::string> nic_devices(const std::string& bundle) {
-  const RunResult inventory = run("inventory --format json --bundle '" + bundle + "'");
+  const RunOutput inventory = run({"inventory", "--format", "json", "--bundle", bundle});
   EXPECT_EQ(inventory.exit_code, 0) << inventory.err;
   std::vector<std::string> devices;
   const auto json = nlohmann::json::parse(inventory.out, nullptr, false);
@@ -74,8 +53,8 @@ class CollectCli : public ::testing::Test {
 
 TEST_F(CollectCli, FakeRootToDirectoryReadsBackInInventory) {
   const std::string out = make_temp_dir("collect-cli-dir") + "/bundle";
-  const RunResult result =
-      run("collect --root '" + m_root + "' --samples 2 --interval 0.2 --out '" + out + "'");
+  const RunOutput result =
+      run({"collect", "--root", m_root, "--samples", "2", "--interval", "0.2", "--out", out});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_TRUE(contains(result.err, "2 RDMA device(s)")) << result.err;
   EXPECT_TRUE(std::filesystem::exists(out + "/hosts/fakehost/1/captured_at"));
@@ -83,22 +62,22 @@ TEST_F(CollectCli, FakeRootToDirectoryReadsBackInInventory) {
   EXPECT_EQ(nic_devices(out), (std::vector<std::string>{"mlx5_0", "bnxt_re0"}));
 
   // A second capture into the same directory would mix with the first: refused.
-  const RunResult again = run("collect --root '" + m_root + "' --samples 1 --out '" + out + "'");
+  const RunOutput again = run({"collect", "--root", m_root, "--samples", "1", "--out", out});
   EXPECT_EQ(again.exit_code, 1);
   EXPECT_TRUE(contains(again.err, "not empty")) << again.err;
 }
 
 TEST_F(CollectCli, FakeRootToTarGzAndToStdoutOpenAsBundles) {
   const std::string archive = make_temp_dir("collect-cli-tgz") + "/cap.tar.gz";
-  RunResult result =
-      run("collect --root '" + m_root + "' --host n7 --samples 1 --out '" + archive + "'");
+  RunOutput result =
+      run({"collect", "--root", m_root, "--host", "n7", "--samples", "1", "--out", archive});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   auto bundle = open_bundle(archive);
   ASSERT_TRUE(bundle.ok()) << bundle.error().describe();
   ASSERT_EQ(bundle->hosts.size(), 1u);
   EXPECT_EQ(bundle->hosts[0].name, "n7");
 
-  result = run("collect --root '" + m_root + "' --host n8 --samples 1 --out -");
+  result = run({"collect", "--root", m_root, "--host", "n8", "--samples", "1", "--out", "-"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   auto tree = open_tar_tree_from_memory(result.out, "stdout");
   ASSERT_TRUE(tree.ok()) << tree.error().describe();
@@ -106,12 +85,12 @@ TEST_F(CollectCli, FakeRootToTarGzAndToStdoutOpenAsBundles) {
 }
 
 TEST_F(CollectCli, UsageErrorsAndABadRoot) {
-  EXPECT_EQ(run("collect --out /tmp/x --samples 0").exit_code, 2);
-  EXPECT_EQ(run("collect --out /tmp/x --base64").exit_code, 2);
-  EXPECT_EQ(run("collect --out /tmp/x --hosts 'n[1-' --via ssh").exit_code, 2);
-  EXPECT_EQ(run("collect --out /tmp/x --hosts n1").exit_code, 2);
-  const RunResult bad = run("collect --root /nonexistent/root --host h --out " +
-                            make_temp_dir("collect-cli-bad") + "/b");
+  EXPECT_EQ(run({"collect", "--out", "/tmp/x", "--samples", "0"}).exit_code, 2);
+  EXPECT_EQ(run({"collect", "--out", "/tmp/x", "--base64"}).exit_code, 2);
+  EXPECT_EQ(run({"collect", "--out", "/tmp/x", "--hosts", "n[1-", "--via", "ssh"}).exit_code, 2);
+  EXPECT_EQ(run({"collect", "--out", "/tmp/x", "--hosts", "n1"}).exit_code, 2);
+  const RunOutput bad = run({"collect", "--root", "/nonexistent/root", "--host", "h", "--out",
+                             make_temp_dir("collect-cli-bad") + "/b"});
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_TRUE(contains(bad.err, "--root")) << bad.err;
 }
@@ -127,11 +106,10 @@ TEST_F(CollectCli, PdshFanOutMergesEveryHostAndReportsTheFailedOne) {
     netdoctor::testing::write_fake_host(roots + "/" + host, std::string("self-") + host);
   }
   const std::string out = make_temp_dir("collect-cli-fan") + "/cluster.tar.gz";
-  const RunResult result =
-      run("collect --hosts 'h[1-3],rack1-n01' --via pdsh --pdsh-rcmd exec --parallel 2 "
-          "--samples 2 --interval 0.1 --remote-command '" +
-          netdoctor_binary() + "' --remote-arg=--root --remote-arg='" + roots + "/%h' --out '" +
-          out + "'");
+  const RunOutput result = run(
+      {"collect", "--hosts", "h[1-3],rack1-n01", "--via", "pdsh", "--pdsh-rcmd", "exec",
+       "--parallel", "2", "--samples", "2", "--interval", "0.1", "--remote-command",
+       netdoctor_binary(), "--remote-arg=--root", "--remote-arg=" + roots + "/%h", "--out", out});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_TRUE(contains(result.err, "merged 3 of 4 host(s)")) << result.err;
   EXPECT_TRUE(contains(result.err, "h2: FAILED")) << result.err;

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <thread>
 
@@ -26,6 +27,20 @@ std::vector<char*> c_strings(std::vector<std::string>& strings) {
   return out;
 }
 
+// Replaces rather than appends: getenv() returns the first match, so a second HOME= after
+// the sandbox one would be silently ignored.
+void set_variable(std::vector<std::string>& env, const std::string& name,
+                  const std::string& value) {
+  const std::string prefix = name + "=";
+  for (std::string& entry : env) {
+    if (entry.rfind(prefix, 0) == 0) {
+      entry = prefix + value;
+      return;
+    }
+  }
+  env.push_back(prefix + value);
+}
+
 }  // namespace
 
 RunOutput run_netdoctor(const std::vector<std::string>& args, const RunOptions& options) {
@@ -40,7 +55,7 @@ RunOutput run_netdoctor(const std::vector<std::string>& args, const RunOptions& 
   std::vector<std::string> env_s = {"HOME=" + sandbox, "TMPDIR=" + sandbox, "LC_ALL=C",
                                     "PATH=/usr/bin:/bin:/usr/sbin:/sbin"};
   for (const auto& [name, value] : options.env) {
-    env_s.push_back(name + "=" + value);
+    set_variable(env_s, name, value);
   }
   std::vector<char*> argv = c_strings(argv_s);
   std::vector<char*> env = c_strings(env_s);
@@ -57,7 +72,8 @@ RunOutput run_netdoctor(const std::vector<std::string>& args, const RunOptions& 
   const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), env.data());
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) {
-    ADD_FAILURE() << "cannot run " << argv_s[0];
+    ADD_FAILURE() << "cannot run " << argv_s[0] << " with stdin " << options.stdin_path << ": "
+                  << std::strerror(spawned);
     return result;
   }
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(options.timeout_s);

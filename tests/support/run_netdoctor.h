@@ -16,7 +16,8 @@ struct RunOutput {
 
 struct RunOptions {
   std::string sandbox;  // HOME, TMPDIR and cwd; a fresh temp dir when empty
-  std::vector<std::pair<std::string, std::string>> env;  // added to the clean environment
+  // Added to the clean environment; a name already there (HOME, TMPDIR, PATH) is replaced.
+  std::vector<std::pair<std::string, std::string>> env;
   std::string stdin_path = "/dev/null";
   int timeout_s = 300;
 };
