@@ -20,17 +20,9 @@ namespace {
 constexpr int k_roce = 3;
 
 model::Fabric load(const Bundle& bundle) {
-  auto tree = std::make_shared<MemTree>("sim");
-  tree->set_track_reads(false);
-  for (const auto& [path, content] : bundle.files) {
-    tree->add_file(path, content);
-  }
-  auto opened = open_bundle_tree(tree, "sim");
-  EXPECT_TRUE(opened.ok()) << opened.error().describe();
-  auto fabric = model::load_fabric(*opened);
-  EXPECT_TRUE(fabric.ok()) << fabric.error().describe();
-  EXPECT_TRUE(fabric->problems.empty()) << fabric->problems.front().error.describe();
-  return std::move(fabric).value();
+  model::Fabric fabric = load_model(bundle);
+  EXPECT_TRUE(fabric.problems.empty()) << fabric.problems.front().error.describe();
+  return fabric;
 }
 
 double nic_rate(const model::Nic& nic, const std::string& metric, int index = -1) {

@@ -16,19 +16,6 @@
 namespace netdoctor::sim::testing {
 namespace {
 
-model::Fabric load(const Bundle& bundle) {
-  auto tree = std::make_shared<MemTree>("sim");
-  tree->set_track_reads(false);
-  for (const auto& [path, content] : bundle.files) {
-    tree->add_file(path, content);
-  }
-  auto opened = open_bundle_tree(tree, "sim");
-  EXPECT_TRUE(opened.ok()) << opened.error().describe();
-  auto fabric = model::load_fabric(*opened);
-  EXPECT_TRUE(fabric.ok()) << fabric.error().describe();
-  return std::move(fabric).value();
-}
-
 // "leaf1/Ethernet0" for each cable end the simulator made, host side named by its NIC.
 std::set<std::string> simulated_cables(const Fabric& fabric) {
   std::set<std::string> cables;
@@ -69,7 +56,7 @@ void expect_read_back_whole(std::size_t hosts, std::size_t nics, std::size_t sam
   config.samples = samples;
   const Bundle bundle = run(config);
   const Fabric& simulated = bundle.simulation.fabric;
-  const model::Fabric fabric = load(bundle);
+  const model::Fabric fabric = load_model(bundle);
 
   EXPECT_TRUE(fabric.problems.empty()) << fabric.problems.front().error.describe();
   ASSERT_EQ(fabric.hosts.size(), hosts);

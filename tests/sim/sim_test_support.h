@@ -5,12 +5,16 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "base/bundle.h"
+#include "base/file_tree.h"
 #include "base/strings.h"
 #include "base/tree_writer.h"
+#include "model/loader.h"
 #include "sim/simulator.h"
 
 namespace netdoctor::sim::testing {
@@ -123,6 +127,20 @@ inline double ethtool_rate(const Bundle& bundle, const std::string& host, const 
 inline double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   return values.empty() ? 0.0 : values[values.size() / 2];
+}
+
+// The bundle read back as `inventory` and `diagnose` read one: capture layer, parsers, model.
+inline model::Fabric load_model(const Bundle& bundle) {
+  auto tree = std::make_shared<MemTree>("sim");
+  tree->set_track_reads(false);
+  for (const auto& [path, content] : bundle.files) {
+    tree->add_file(path, content);
+  }
+  auto opened = open_bundle_tree(tree, "sim");
+  EXPECT_TRUE(opened.ok()) << opened.error().describe();
+  auto fabric = model::load_fabric(*opened);
+  EXPECT_TRUE(fabric.ok()) << fabric.error().describe();
+  return std::move(fabric).value();
 }
 
 }  // namespace netdoctor::sim::testing
