@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cstring>
-#include <unordered_set>
+#include <limits>
+#include <new>
+#include <optional>
+#include <system_error>
 #include <utility>
 
 #include "base/strings.h"
@@ -16,30 +19,50 @@ namespace {
 constexpr std::size_t k_block_bytes = 2 * k_large_buffer_bytes;
 // Larger pieces get a block of their own, so a block's tail is never wasted by much.
 constexpr std::size_t k_own_block_bytes = k_block_bytes / 8;
-using Entry = ArchiveTreeBuilder::Entry;
+constexpr std::uint32_t k_no_node = std::numeric_limits<std::uint32_t>::max();
+using Node = ArchiveTreeBuilder::Node;
 using Kind = ArchiveTreeBuilder::Kind;
-using Entries = std::vector<Entry, LargeBufferAllocator<Entry>>;
 
-bool entry_less(const Entry& a, const Entry& b) {
-  const int order = a.path.compare(b.path);
+// A directory's entries: positions [begin, end) of the sorted nodes.
+struct Run {
+  std::uint32_t begin = 0;
+  std::uint32_t end = 0;
+};
+
+bool node_less(const Node& a, const Node& b) {
+  if (a.parent != b.parent) {
+    return a.parent < b.parent;
+  }
+  const int order = a.name_view().compare(b.name_view());
   return order < 0 || (order == 0 && a.order < b.order);
+}
+
+bool same_path(const Node& a, const Node& b) {
+  return a.parent == b.parent && a.name_view() == b.name_view();
+}
+
+std::string_view base_name(std::string_view path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
 class ArchiveTree final : public FileTree {
  public:
-  ArchiveTree(std::string shown, ByteArena arena, Entries entries, bool has_links)
+  ArchiveTree(std::string shown, ByteArena arena, LargeArray<Node> nodes, std::vector<Run> runs,
+              std::vector<std::uint32_t> dir_nodes)
       : m_shown(std::move(shown)),
         m_arena(std::move(arena)),
-        m_entries(std::move(entries)),
-        m_has_links(has_links) {}
+        m_nodes(std::move(nodes)),
+        m_runs(std::move(runs)),
+        m_dir_nodes(std::move(dir_nodes)) {}
 
   Result<std::string> read(std::string_view path) const override {
-    ND_TRY_ASSIGN(const Entry* entry, resolve(path, 0));
-    if (entry == nullptr || entry->kind == Kind::Dir) {
+    ND_TRY_ASSIGN(const Node* node, resolve(path, 0));
+    if (node == nullptr || node->kind == Kind::Dir) {
       return make_error(ErrorCode::InvalidArgument, "is a directory, not a file",
                         display_path(path));
     }
-    return std::string(entry->data);
+    return std::string(node->data);
   }
 
   Result<std::vector<DirEntry>> list(std::string_view path) const override;
@@ -51,24 +74,46 @@ class ArchiveTree final : public FileTree {
   }
 
  private:
-  const Entry* find(std::string_view path) const {
-    const auto it = std::lower_bound(
-        m_entries.begin(), m_entries.end(), path,
-        [](const Entry& entry, std::string_view wanted) { return entry.path < wanted; });
-    return it != m_entries.end() && it->path == path ? &*it : nullptr;
+  // The entry `name` of directory `dir`, or nullptr.
+  const Node* child(std::uint32_t dir, std::string_view name) const {
+    const Run run = m_runs[dir];
+    const Node* first = m_nodes.begin() + run.begin;
+    const Node* last = m_nodes.begin() + run.end;
+    const Node* it = std::lower_bound(
+        first, last, name,
+        [](const Node& node, std::string_view wanted) { return node.name_view() < wanted; });
+    return it != last && it->name_view() == name ? it : nullptr;
   }
 
-  // The entry `path` names after following links (nullptr: the root), as MemTree::resolve.
-  Result<const Entry*> resolve(std::string_view path, int depth) const;
-  Result<const Entry*> walk(std::string_view path, std::string_view normalised, int depth) const;
+  // The stored path of directory `dir` (no link on it), for resolving the links it holds.
+  std::string dir_path(std::uint32_t dir) const;
+
+  // The node `path` names after following links (nullptr: the root), as MemTree::resolve.
+  Result<const Node*> resolve(std::string_view path, int depth) const;
+  Result<const Node*> walk(std::string_view path, std::string_view normalised, int depth) const;
 
   std::string m_shown;
   ByteArena m_arena;
-  Entries m_entries;  // sorted by path, one per path
-  bool m_has_links;
+  LargeArray<Node> m_nodes;                // by (directory, name), one per path
+  std::vector<Run> m_runs;                 // by directory number
+  std::vector<std::uint32_t> m_dir_nodes;  // by directory number: its node, or k_no_node
 };
 
-Result<const Entry*> ArchiveTree::resolve(std::string_view path, int depth) const {
+std::string ArchiveTree::dir_path(std::uint32_t dir) const {
+  std::vector<std::string_view> names;
+  while (dir != 0 && m_dir_nodes[dir] != k_no_node) {
+    const Node& node = m_nodes[m_dir_nodes[dir]];
+    names.push_back(node.name_view());
+    dir = node.parent;
+  }
+  std::string path;
+  for (auto it = names.rbegin(); it != names.rend(); ++it) {
+    path = join_relative(path, *it);
+  }
+  return path;
+}
+
+Result<const Node*> ArchiveTree::resolve(std::string_view path, int depth) const {
   std::string owned;
   std::string_view normalised = path;
   if (!is_normal_relative(path)) {
@@ -76,97 +121,85 @@ Result<const Entry*> ArchiveTree::resolve(std::string_view path, int depth) cons
     normalised = owned;
   }
   if (normalised.empty()) {
-    return static_cast<const Entry*>(nullptr);
-  }
-  if (!m_has_links) {
-    // No link can be on the way: the path is its own key. A miss still walks, for the message.
-    if (const Entry* entry = find(normalised)) {
-      return entry;
-    }
+    return static_cast<const Node*>(nullptr);
   }
   return walk(path, normalised, depth);
 }
 
-Result<const Entry*> ArchiveTree::walk(std::string_view path, std::string_view normalised,
-                                       int depth) const {
+// One component at a time from the root, as MemTree walks: every one before the last must be
+// a directory, or a link that leads to one.
+Result<const Node*> ArchiveTree::walk(std::string_view path, std::string_view normalised,
+                                      int depth) const {
+  std::uint32_t dir = 0;
   std::size_t start = 0;  // of the component being resolved; all before it are directories
   for (;;) {
     const std::size_t end = std::min(normalised.find('/', start), normalised.size());
-    const std::string_view candidate = normalised.substr(0, end);
-    const Entry* entry = find(candidate);
-    if (entry == nullptr) {
+    const Node* node = child(dir, normalised.substr(start, end - start));
+    if (node == nullptr) {
       return make_error(ErrorCode::NotFound, "no such file or directory", display_path(path));
     }
+    const std::string_view candidate = normalised.substr(0, end);
     const bool last = end == normalised.size();
-    if (entry->kind == Kind::Link) {
+    if (node->kind == Kind::Link) {
       if (depth >= k_max_symlink_depth) {
         return make_error(ErrorCode::Io, "too many levels of symbolic links", display_path(path));
       }
-      if (starts_with(entry->data, "/")) {
+      if (starts_with(node->data, "/")) {
         return make_error(ErrorCode::Refused,
                           fmt::format("{} leaves the tree: {} is an absolute symbolic link to {}",
-                                      path, candidate, entry->data),
+                                      path, candidate, node->data),
                           display_path(path));
       }
-      const std::string_view dir =
+      const std::string_view link_dir =
           start == 0 ? std::string_view{} : normalised.substr(0, start - 1);
       const std::string_view rest = last ? std::string_view{} : normalised.substr(end + 1);
-      auto target = normalise_relative(join_relative(join_relative(dir, entry->data), rest));
+      auto target = normalise_relative(join_relative(join_relative(link_dir, node->data), rest));
       if (!target.ok()) {
         return make_error(ErrorCode::Refused,
                           fmt::format("{} leaves the tree: symbolic link {} points to {}", path,
-                                      candidate, entry->data),
+                                      candidate, node->data),
                           display_path(path));
       }
       return resolve(*target, depth + 1);
     }
     if (last) {
-      return entry;
+      return node;
     }
-    if (entry->kind != Kind::Dir) {
+    if (node->kind != Kind::Dir) {
       return make_error(ErrorCode::NotFound, fmt::format("{} is not a directory", candidate),
                         display_path(path));
     }
+    dir = node->dir;
     start = end + 1;
   }
 }
 
 Result<std::vector<DirEntry>> ArchiveTree::list(std::string_view path) const {
-  ND_TRY_ASSIGN(const Entry* dir, resolve(path, 0));
+  ND_TRY_ASSIGN(const Node* dir, resolve(path, 0));
   if (dir != nullptr && dir->kind != Kind::Dir) {
     return make_error(ErrorCode::NotFound, "not a directory", display_path(path));
   }
-  const std::string prefix = dir == nullptr ? std::string{} : fmt::format("{}/", dir->path);
-  const auto first_at_or_after = [this](std::string_view key) {
-    return std::lower_bound(
-        m_entries.begin(), m_entries.end(), key,
-        [](const Entry& entry, std::string_view wanted) { return entry.path < wanted; });
-  };
+  const std::uint32_t number = dir == nullptr ? 0 : dir->dir;
+  const Run run = m_runs[number];
   std::vector<DirEntry> entries;
-  std::string skip_to;
-  auto it = first_at_or_after(prefix);
-  while (it != m_entries.end() && starts_with(it->path, prefix)) {
-    const std::string_view rest = it->path.substr(prefix.size());
-    const auto slash = rest.find('/');
-    if (slash != std::string_view::npos) {
-      // A descendant of a child directory already listed: jump past the whole subtree
-      // ('0' sorts right after '/').
-      skip_to.assign(prefix).append(rest.substr(0, slash)).push_back('0');
-      it = first_at_or_after(skip_to);
-      continue;
-    }
-    DirEntry entry{std::string(rest), DirEntry::Kind::File};
-    if (it->kind == Kind::Dir) {
+  entries.reserve(run.end - run.begin);
+  std::optional<std::string> link_dir;  // where this directory's links start from
+  for (std::uint32_t i = run.begin; i < run.end; ++i) {
+    const Node& node = m_nodes[i];
+    DirEntry entry{std::string(node.name_view()), DirEntry::Kind::File};
+    if (node.kind == Kind::Dir) {
       entry.kind = DirEntry::Kind::Dir;
-    } else if (it->kind == Kind::Link) {
-      auto target = resolve(it->path, 0);
+    } else if (node.kind == Kind::Link) {
+      if (!link_dir) {
+        link_dir = dir_path(number);
+      }
+      auto target = resolve(join_relative(*link_dir, node.name_view()), 0);
       entry.kind = DirEntry::Kind::Other;
       if (target.ok() && *target != nullptr) {
         entry.kind = (*target)->kind == Kind::Dir ? DirEntry::Kind::Dir : DirEntry::Kind::File;
       }
     }
     entries.push_back(std::move(entry));
-    ++it;
   }
   return entries;
 }
@@ -175,6 +208,42 @@ Result<std::vector<DirEntry>> ArchiveTree::list(std::string_view path) const {
 
 void ByteArena::FreeBlock::operator()(char* block) const noexcept {
   free_large_buffer(block);
+}
+
+ByteArena::~ByteArena() {
+  drop_prepared();
+}
+
+void ByteArena::drop_prepared() noexcept {
+  if (!m_prepared.valid()) {
+    return;
+  }
+  try {
+    free_large_buffer(m_prepared.get());
+  } catch (const std::bad_alloc&) {
+    // nothing was allocated
+  }
+}
+
+void ByteArena::prepare_ahead(bool on) {
+  m_ahead = on;
+  if (!on) {
+    drop_prepared();
+  }
+}
+
+char* ByteArena::new_block() {
+  void* block = m_prepared.valid() ? m_prepared.get() : allocate_large_buffer(k_block_bytes);
+  // From the second block on: a small archive never pays for a block it does not need.
+  if (m_ahead && !m_blocks.empty()) {
+    try {
+      m_prepared =
+          std::async(std::launch::async, [] { return allocate_large_buffer(k_block_bytes); });
+    } catch (const std::system_error&) {
+      m_ahead = false;  // no thread to be had: blocks come as they are needed
+    }
+  }
+  return static_cast<char*>(block);
 }
 
 std::string_view ByteArena::store(std::string_view bytes) {
@@ -187,7 +256,7 @@ std::string_view ByteArena::store(std::string_view bytes) {
     at = m_own_blocks.back().get();
   } else {
     if (bytes.size() > m_left) {
-      m_blocks.emplace_back(static_cast<char*>(allocate_large_buffer(k_block_bytes)));
+      m_blocks.emplace_back(new_block());
       m_next = m_blocks.back().get();
       m_left = k_block_bytes;
     }
@@ -199,25 +268,76 @@ std::string_view ByteArena::store(std::string_view bytes) {
   return {at, bytes.size()};
 }
 
-ArchiveTreeBuilder::ArchiveTreeBuilder(std::string shown) : m_shown(std::move(shown)) {}
+ArchiveTreeBuilder::ArchiveTreeBuilder(std::string shown) : m_shown(std::move(shown)) {
+  m_arena.prepare_ahead(true);
+}
+
+std::uint32_t ArchiveTreeBuilder::new_dir(std::string_view path, std::uint32_t parent,
+                                          std::uint32_t order) {
+  const std::string_view stored = m_arena.store(path);
+  const std::string_view name = base_name(stored);
+  const std::uint32_t number = m_dir_count++;
+  m_nodes.push_back(Node{
+      {}, name.data(), static_cast<std::uint32_t>(name.size()), parent, number, order, Kind::Dir});
+  m_dirs.emplace(stored, number);
+  m_last_dir = stored;  // its members come next
+  m_last_dir_number = number;
+  return number;
+}
+
+std::uint32_t ArchiveTreeBuilder::dir_number(std::string_view path) {
+  if (path.empty()) {
+    return 0;
+  }
+  if (path == m_last_dir) {
+    return m_last_dir_number;
+  }
+  auto it = m_dirs.find(path);
+  if (it == m_dirs.end()) {
+    const std::uint32_t parent = dir_number(parent_dir(path));
+    new_dir(path, parent, 0);  // implicit: any member of the same path wins over it
+    it = m_dirs.find(path);
+  }
+  m_last_dir = it->first;
+  m_last_dir_number = it->second;
+  return it->second;
+}
 
 void ArchiveTreeBuilder::add(std::string_view path, std::string_view data, Kind kind) {
-  std::string_view stored;
-  if (is_normal_relative(path)) {
-    stored = m_arena.store(path);
-  } else {
-    auto normalised = normalise_relative(path);
-    if (!normalised.ok()) {
+  std::string owned;
+  std::string_view normalised = path;
+  if (!is_normal_relative(path)) {
+    auto normal = normalise_relative(path);
+    if (!normal.ok()) {
       return;  // nothing above the root can be stored
     }
-    stored = m_arena.store(*normalised);
+    owned = std::move(normal).value();
+    normalised = owned;
   }
-  if (stored.empty()) {
+  if (normalised.empty()) {
     return;
   }
-  m_entries.push_back(
-      Entry{stored, m_arena.store(data), static_cast<std::uint32_t>(m_entries.size() + 1), kind});
-  m_has_links = m_has_links || kind == Kind::Link;
+  const std::uint32_t order = ++m_members;
+  const std::uint32_t parent = dir_number(parent_dir(normalised));
+  if (kind == Kind::Dir) {
+    const auto it = m_dirs.find(normalised);
+    if (it == m_dirs.end()) {
+      new_dir(normalised, parent, order);
+    } else {
+      const std::string_view name = base_name(it->first);
+      m_nodes.push_back(Node{{},
+                             name.data(),
+                             static_cast<std::uint32_t>(name.size()),
+                             parent,
+                             it->second,
+                             order,
+                             Kind::Dir});
+    }
+    return;
+  }
+  const std::string_view name = m_arena.store(base_name(normalised));
+  m_nodes.push_back(Node{m_arena.store(data), name.data(), static_cast<std::uint32_t>(name.size()),
+                         parent, 0, order, kind});
 }
 
 void ArchiveTreeBuilder::add_file(std::string_view path, std::string_view content) {
@@ -233,28 +353,32 @@ void ArchiveTreeBuilder::add_symlink(std::string_view path, std::string_view tar
 }
 
 std::unique_ptr<FileTree> ArchiveTreeBuilder::finish() {
-  // Every parent directory once, implicit (order 0: any member of the same path wins).
-  std::unordered_set<std::string_view> parents;
-  const std::size_t members = m_entries.size();
-  for (std::size_t i = 0; i < members; ++i) {
-    for (std::string_view dir = parent_dir(m_entries[i].path);
-         !dir.empty() && parents.insert(dir).second; dir = parent_dir(dir)) {
-      m_entries.push_back(Entry{dir, {}, 0, Kind::Dir});
-    }
-  }
-  std::sort(m_entries.begin(), m_entries.end(), entry_less);
-  // Of the entries for one path the last member wins, as a later add replaces in a MemTree.
+  m_arena.prepare_ahead(false);
+  std::sort(m_nodes.begin(), m_nodes.end(), node_less);
+  // Of the nodes for one path the last member wins, as a later add replaces in a MemTree.
   std::size_t kept = 0;
-  for (std::size_t i = 0; i < m_entries.size(); ++i) {
-    if (i + 1 < m_entries.size() && m_entries[i + 1].path == m_entries[i].path) {
+  for (std::size_t i = 0; i < m_nodes.size(); ++i) {
+    if (i + 1 < m_nodes.size() && same_path(m_nodes[i], m_nodes[i + 1])) {
       continue;
     }
-    m_entries[kept++] = m_entries[i];
+    m_nodes[kept++] = m_nodes[i];
   }
-  m_entries.resize(kept);
-  m_entries.shrink_to_fit();
-  return std::make_unique<ArchiveTree>(std::move(m_shown), std::move(m_arena), std::move(m_entries),
-                                       m_has_links);
+  m_nodes.truncate(kept);
+  std::vector<Run> runs(m_dir_count);
+  std::vector<std::uint32_t> dir_nodes(m_dir_count, k_no_node);
+  for (std::uint32_t i = 0; i < kept; ++i) {
+    const Node& node = m_nodes[i];
+    if (i == 0 || m_nodes[i - 1].parent != node.parent) {
+      runs[node.parent].begin = i;
+    }
+    runs[node.parent].end = i + 1;
+    if (node.kind == Kind::Dir) {
+      dir_nodes[node.dir] = i;
+    }
+  }
+  m_dirs = {};
+  return std::make_unique<ArchiveTree>(std::move(m_shown), std::move(m_arena), std::move(m_nodes),
+                                       std::move(runs), std::move(dir_nodes));
 }
 
 }  // namespace netdoctor

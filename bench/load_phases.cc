@@ -1,6 +1,7 @@
 // load_phases: where the time of loading and diagnosing one bundle goes, phase by phase (open
-// the tree and enumerate it, load the model, diagnose), with the peak RSS after each. A tool for
-// finding what to optimise; the targets are checked by load_bench.sh and diagnose_bench.sh.
+// the tree and enumerate it, load the model, diagnose, free it all), with the peak RSS after
+// each and how many metric values the model holds. A tool for finding what to optimise; the
+// targets are checked by load_bench.sh and diagnose_bench.sh.
 //
 //   load_phases BUNDLE [SYMPTOM] [THREADS]
 #include <fmt/format.h>
@@ -46,6 +47,32 @@ void phase(const char* name, const Mark& start) {
              now.usage.ru_minflt - start.usage.ru_minflt, now.usage.ru_maxrss / 1024);
 }
 
+// What the model holds: metric values dominate its memory.
+void print_model_size(const netdoctor::model::Fabric& fabric) {
+  std::size_t host_samples = 0;
+  std::size_t host_values = 0;
+  for (const auto& host : fabric.hosts) {
+    for (const auto& nic : host.nics) {
+      for (const auto& sample : nic.samples) {
+        ++host_samples;
+        host_values += sample.values.size();
+      }
+    }
+  }
+  std::size_t port_samples = 0;
+  std::size_t port_values = 0;
+  for (const auto& sw : fabric.switches) {
+    for (const auto& port : sw.ports) {
+      for (const auto& sample : port.samples) {
+        ++port_samples;
+        port_values += sample.values.size();
+      }
+    }
+  }
+  fmt::print("metric values: {} in {} NIC samples, {} in {} switch port samples\n", host_values,
+             host_samples, port_values, port_samples);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -85,5 +112,10 @@ int main(int argc, char** argv) {
   fmt::print("{} hosts, {} switches, {} problems; top cause {}\n", fabric->hosts.size(),
              fabric->switches.size(), fabric->problems.size(),
              diagnosis->causes.empty() ? "none" : diagnosis->causes.front().id);
+  print_model_size(*fabric);
+  start = Mark{};
+  fabric = netdoctor::model::Fabric{};
+  bundle = netdoctor::Bundle{};
+  phase("teardown", start);
   return 0;
 }

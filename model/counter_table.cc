@@ -179,7 +179,7 @@ Result<CounterTable> CounterTable::parse(std::string_view text, std::string_view
                              ? std::string(counter)
                              : replace_all(counter, placeholder->token, std::to_string(index));
       RawRow row{CounterMapping{MetricKey{std::string(metric), placeholder ? index : -1}, *scale,
-                                std::string(unit)},
+                                std::string(unit), known_metric_id(metric)},
                  line_number};
       auto [it, inserted] = rows.emplace(name, std::move(row));
       if (!inserted) {

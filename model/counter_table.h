@@ -14,6 +14,7 @@
 
 #include "base/result.h"
 #include "model/metric.h"
+#include "model/metric_names.h"
 
 namespace netdoctor::model {
 
@@ -27,6 +28,9 @@ struct CounterMapping {
   MetricKey key;
   double scale = 1.0;  // raw value x scale = value in `unit`
   std::string unit;
+  // key.name's place among the known metric names (model/metric_names.h), looked up once here
+  // rather than for every value loaded.
+  std::optional<KnownMetricId> known_name;
 };
 
 // The rows that apply to one vendor and source: the vendor's own rows over the "any" rows.

@@ -42,6 +42,9 @@ const std::string k_src_chrony = "chronyc tracking";
 const std::string k_src_lldp = "lldpcli";
 const std::string k_src_captured_at = "captured_at";
 
+// Room for a NIC sample's values up front (a simulated mlx5 or bnxt NIC maps about 130).
+constexpr std::size_t k_values_per_sample = 160;
+
 template <typename T, typename Parse>
 std::optional<T> parse_command(SourceLog& log, const SampleSource& sample,
                                const std::vector<std::string>& argv, const std::string& source,
@@ -538,9 +541,18 @@ std::string nic_vendor(const Nic& nic, const HostOutputs& out) {
   return nic.driver.empty() ? "unknown" : nic.driver;
 }
 
+void add_mapped(MetricValues::Builder& values, const CounterMapping& mapping, std::uint64_t raw) {
+  const double value = static_cast<double>(raw) * mapping.scale;
+  if (mapping.known_name) {
+    values.add(*mapping.known_name, mapping.key.index, value);
+  } else {
+    values.add(mapping.key.name, mapping.key.index, value);
+  }
+}
+
 void read_counter_dir(SourceLog& log, const SampleSource& sample, const std::string& dir,
                       const CounterMap& map, const std::string& source, Nic& nic,
-                      CounterSample& out) {
+                      MetricValues::Builder& out) {
   auto entries = list_dir(log, sample, dir, source, nic.sources);
   if (!entries) {
     return;
@@ -566,14 +578,14 @@ void read_counter_dir(SourceLog& log, const SampleSource& sample, const std::str
                     nic.sources);
       continue;
     }
-    out.values.try_emplace(mapping->key, static_cast<double>(*value) * mapping->scale);
+    add_mapped(out, *mapping, *value);
   }
 }
 
 CounterSample read_nic_counters(SourceLog& log, const SampleSource& sample,
                                 const CounterTable& table, double captured_at, Nic& nic) {
-  CounterSample out;
-  out.captured_at = captured_at;
+  MetricValues::Builder values;
+  values.reserve(k_values_per_sample);
   if (!nic.netdev.empty()) {
     const std::vector<std::string> argv = {"ethtool", "-S", nic.netdev};
     if (auto text = log.command(sample, argv, k_src_ethtool_stats, nic.sources)) {
@@ -582,7 +594,7 @@ CounterSample read_nic_counters(SourceLog& log, const SampleSource& sample,
       const Status parsed =
           parsers::for_each_ethtool_stat(*text, [&](std::string_view name, std::uint64_t value) {
             if (const auto* mapping = map.find(name)) {
-              out.values.try_emplace(mapping->key, static_cast<double>(value) * mapping->scale);
+              add_mapped(values, *mapping, value);
             }
           });
       if (!parsed.ok()) {
@@ -592,18 +604,18 @@ CounterSample read_nic_counters(SourceLog& log, const SampleSource& sample,
     }
     read_counter_dir(log, sample, k_sysfs_net + nic.netdev + "/statistics",
                      table.map_for(nic.vendor, CounterSource::NetdevStats), k_src_sysfs_net, nic,
-                     out);
+                     values);
   }
   if (!nic.device.empty()) {
     const std::string port = k_sysfs_ib + nic.device + "/ports/" + std::to_string(nic.port);
     read_counter_dir(log, sample, port + "/hw_counters",
                      table.map_for(nic.vendor, CounterSource::HwCounters), k_src_hw_counters, nic,
-                     out);
+                     values);
     read_counter_dir(log, sample, port + "/counters",
                      table.map_for(nic.vendor, CounterSource::IbCounters), k_src_ib_counters, nic,
-                     out);
+                     values);
   }
-  return out;
+  return CounterSample{captured_at, std::move(values).finish()};
 }
 
 void fill_clock(const parsers::ChronyTracking& tracking, ClockState& clock) {

@@ -9,11 +9,7 @@ std::string MetricKey::to_string() const {
 }
 
 std::optional<double> CounterSample::get(const MetricKey& key) const {
-  auto it = values.find(key);
-  if (it == values.end()) {
-    return std::nullopt;
-  }
-  return it->second;
+  return values.get(key.name, key.index);
 }
 
 const char* to_string(RateStatus status) {

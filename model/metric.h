@@ -13,25 +13,19 @@
 // /sys/class/net statistics. Switch port metrics are listed at model::SwitchPort.
 #pragma once
 
-#include <compare>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace netdoctor::model {
+#include "model/metric_key.h"
+#include "model/metric_values.h"
 
-struct MetricKey {
-  std::string name;  // e.g. "pfc_tx_pause_frames"
-  int index = -1;    // priority or queue, -1 when not qualified
-  auto operator<=>(const MetricKey&) const = default;
-  std::string to_string() const;  // "pfc_tx_pause_frames[3]" or "rx_bytes"
-};
+namespace netdoctor::model {
 
 // One reading of a machine's counters at one instant (its own clock).
 struct CounterSample {
   double captured_at = 0.0;
-  std::map<MetricKey, double> values;  // absent key = not captured (never "zero")
+  MetricValues values;  // absent key = not captured (never "zero")
   std::optional<double> get(const MetricKey& key) const;
 };
 

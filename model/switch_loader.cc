@@ -62,15 +62,17 @@ class PortIndex {
   std::unordered_map<std::string, std::size_t> m_index;
 };
 
-void put(CounterSample& sample, const char* metric, int index, std::optional<std::uint64_t> v) {
+// Of two readings of one metric the first is kept.
+void put(MetricValues::Builder& sample, const char* metric, int index,
+         std::optional<std::uint64_t> v) {
   if (v) {
-    sample.values.emplace(MetricKey{metric, index}, static_cast<double>(*v));
+    sample.add(metric, index, static_cast<double>(*v));
   }
 }
 
-void put(CounterSample& sample, const char* metric, std::optional<double> v) {
+void put(MetricValues::Builder& sample, const char* metric, std::optional<double> v) {
   if (v) {
-    sample.values.emplace(MetricKey{metric, -1}, *v);
+    sample.add(metric, -1, *v);
   }
 }
 
@@ -142,8 +144,8 @@ Switch load_switch(const std::string& name, const std::vector<MachineSample>& sa
     const SampleSource& sample = *samples[i].source;
     sw.captured_at.push_back(at);
     // Ports first seen in this sample's tables are added; earlier samples stay absent there.
-    std::vector<CounterSample> values(sw.ports.size());
-    auto slot = [&](const std::string& port_name) -> CounterSample& {
+    std::vector<MetricValues::Builder> values(sw.ports.size());
+    auto slot = [&](const std::string& port_name) -> MetricValues::Builder& {
       auto& port = ports.get(port_name);
       const auto index = static_cast<std::size_t>(&port - sw.ports.data());
       if (values.size() <= index) {
@@ -211,8 +213,7 @@ Switch load_switch(const std::string& name, const std::vector<MachineSample>& sa
       for (std::size_t k = before; k < port_samples.size(); ++k) {
         port_samples[k].captured_at = sw.captured_at[k];
       }
-      values[p].captured_at = at;
-      port_samples.push_back(std::move(values[p]));
+      port_samples.push_back(CounterSample{at, std::move(values[p]).finish()});
     }
   }
   return sw;
