@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/strings.h"
+#include "base/whole_number.h"
 #include "parsers/text_util.h"
 
 namespace netdoctor::parsers {
@@ -266,9 +267,14 @@ Result<PerftestResult> parse_perftest(std::string_view text) {
       if (auto values = numeric_row(line)) {
         const auto& v = *values;
         if (out.kind == PerftestKind::Latency && v.size() >= 5) {
+          const auto bytes = whole_count(v[0]);
+          const auto iterations = whole_count(v[1]);
+          if (!bytes || !iterations) {
+            continue;  // not a result row: sizes and counts are whole and not negative
+          }
           PerftestLatRow row;
-          row.bytes = static_cast<std::uint64_t>(v[0]);
-          row.iterations = static_cast<std::uint64_t>(v[1]);
+          row.bytes = *bytes;
+          row.iterations = *iterations;
           row.t_min_us = v[2];
           row.t_max_us = v[3];
           row.t_typical_us = v[4];
@@ -282,9 +288,14 @@ Result<PerftestResult> parse_perftest(std::string_view text) {
           }
           out.lat_rows.push_back(row);
         } else if (out.kind == PerftestKind::Bandwidth && v.size() >= 4) {
+          const auto bytes = whole_count(v[0]);
+          const auto iterations = whole_count(v[1]);
+          if (!bytes || !iterations) {
+            continue;  // not a result row: sizes and counts are whole and not negative
+          }
           PerftestBwRow row;
-          row.bytes = static_cast<std::uint64_t>(v[0]);
-          row.iterations = static_cast<std::uint64_t>(v[1]);
+          row.bytes = *bytes;
+          row.iterations = *iterations;
           row.bw_average = v[3];
           row.bw_average_gbps = to_gbps(v[3], out.bw_unit);
           // A peak below the average is impossible when measured: perftest prints 0.00.

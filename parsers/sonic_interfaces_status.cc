@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/strings.h"
+#include "base/whole_number.h"
 #include "parsers/text_table.h"
 #include "parsers/text_util.h"
 
@@ -26,7 +27,7 @@ std::optional<std::uint64_t> speed_mbps(std::string_view speed) {
     speed.remove_suffix(1);
   }
   if (auto number = parse_double(speed)) {
-    return static_cast<std::uint64_t>(*number * static_cast<double>(factor));
+    return whole_count(*number * static_cast<double>(factor));
   }
   return std::nullopt;
 }

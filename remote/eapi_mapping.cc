@@ -8,6 +8,7 @@
 
 #include "base/sonic_table.h"
 #include "base/strings.h"
+#include "base/whole_number.h"
 #include "remote/sonic_cells.h"
 
 namespace netdoctor::remote {
@@ -38,11 +39,7 @@ std::optional<std::uint64_t> count(const Json& object, const char* key) {
   if (it == object.end() || !it->is_number()) {
     return std::nullopt;
   }
-  const double value = it->get<double>();
-  if (!std::isfinite(value) || value < 0.0) {
-    return std::nullopt;
-  }
-  return static_cast<std::uint64_t>(std::llround(value));
+  return whole_count(it->get<double>());
 }
 
 std::string cell(std::optional<std::uint64_t> value) {

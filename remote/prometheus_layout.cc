@@ -4,19 +4,19 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
+#include "base/whole_number.h"
 #include "remote/sonic_cells.h"
 
 namespace netdoctor::remote {
 
-std::uint64_t whole_count(double value) {
-  // llround overflows past 2^63; such a value is whole already.
-  return value >= 9.2e18 ? static_cast<std::uint64_t>(value)
-                         : static_cast<std::uint64_t>(std::llround(value));
+std::uint64_t saturated_count(double value) {
+  return whole_count(value).value_or(value > 0.0 ? std::numeric_limits<std::uint64_t>::max() : 0);
 }
 
 std::string integer_text(double value) {
-  return fmt::format("{}", whole_count(value));
+  return fmt::format("{}", saturated_count(value));
 }
 
 bool is_lldp_neighbor_metric(std::string_view name) {

@@ -32,8 +32,9 @@ void for_each_point(const PromSeries& series, Fn&& fn) {
   }
 }
 
-// A counter read as a double, back to the whole number a switch or NIC counted (exact up to 2^64).
-std::uint64_t whole_count(double value);
+// A counter read as a double (finite, not negative: for_each_point), back to the whole number a
+// switch or NIC counted; a value past 2^64 saturates.
+std::uint64_t saturated_count(double value);
 // ... as sysfs and ethtool print it.
 std::string integer_text(double value);
 

@@ -15,7 +15,7 @@ namespace {
 constexpr unsigned k_first_multicast_queue = 8;
 
 std::string count_cell(const std::optional<double>& value) {
-  return value ? grouped_count(whole_count(*value)) : std::string("N/A");
+  return value ? grouped_count(saturated_count(*value)) : std::string("N/A");
 }
 
 std::optional<double> sum(std::initializer_list<std::optional<double>> parts) {
@@ -122,7 +122,7 @@ std::string speed_cell(const std::optional<double>& mbps) {
   if (!mbps || !(*mbps > 0.0)) {
     return "N/A";
   }
-  const std::uint64_t n = whole_count(*mbps);
+  const std::uint64_t n = saturated_count(*mbps);
   return n % 1000 == 0 ? fmt::format("{}G", n / 1000) : fmt::format("{}M", n);
 }
 

@@ -76,6 +76,22 @@ TEST(PerftestTest, ScenarioBandwidthReportGbits) {
   EXPECT_EQ(r->addresses.at(1).gid_ipv4, "10.10.0.12");
 }
 
+// Found by fuzz_parser_perftest: a negative #iterations was cast to an unsigned count. Such a
+// row is not a measurement; the real row beside it still is.
+TEST(PerftestTest, RowWithNegativeOrHugeCountsIsSkipped) {
+  std::string text = parser_fixture("scenario_ib_write_bw_report_gbits.txt");
+  const std::string row = " 65536      5000 ";
+  const auto at = text.find(row);
+  ASSERT_NE(at, std::string::npos);
+  text.insert(
+      at, " 4096      -4159600     10.00     9.00     0.1\n 8192   1e300   10.00   9.00   0.1\n");
+  auto r = parse_perftest(text);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->bw_rows.size(), 1u);
+  EXPECT_EQ(r->bw_rows[0].bytes, 65536u);
+  EXPECT_EQ(r->bw_rows[0].iterations, 5000u);
+}
+
 TEST(PerftestTest, ConnectErrorRunTogetherOnOneLine) {
   auto r =
       parse_perftest(read_text(reference_file("perftest/error_couldnt_connect_socket_init.txt")));

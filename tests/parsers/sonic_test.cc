@@ -116,6 +116,25 @@ TEST(SonicInterfacesStatusTest, NotAvailableSpeedAndDownPort) {
   EXPECT_FALSE(parse_sonic_interfaces_status("IFACE RX_OK\n").ok());
 }
 
+// Found by fuzz_parser_sonic_interfaces_status: a negative speed was cast to an unsigned count.
+TEST(SonicInterfacesStatusTest, NegativeOrHugeSpeedIsNoSpeed) {
+  const std::string header =
+      "  Interface    Lanes    Speed    MTU    FEC    Alias    Vlan    Oper    Admin    Type    "
+      "Asym PFC\n"
+      "-----------  -------  -------  -----  -----  -------  ------  ------  -------  ------  "
+      "----------\n";
+  auto s = parse_sonic_interfaces_status(
+      header +
+      "  Ethernet0    0,1      -256G    9100    rs    etp1    routed    up     up     N/A   N/A\n"
+      "  Ethernet4    4,5      9e300T   9100    rs    etp2    routed    up     up     N/A   N/A\n"
+      "  Ethernet8    8,9      400G     9100    rs    etp3    routed    up     up     N/A   N/A\n");
+  ASSERT_TRUE(s.ok());
+  ASSERT_EQ(s->interfaces.size(), 3u);
+  EXPECT_FALSE(s->interfaces[0].speed_mbps.has_value());
+  EXPECT_FALSE(s->interfaces[1].speed_mbps.has_value());
+  EXPECT_EQ(s->interfaces[2].speed_mbps, 400000u);
+}
+
 TEST(SonicPfcCountersTest, ReferenceRxAndTxTables) {
   auto p = parse_sonic_pfc_counters(
       read_text(reference_file("switch/sonic_show_pfc_counters_fixture.txt")));

@@ -16,9 +16,13 @@ std::string shared_dir() {
   return NETDOCTOR_SHARED_DIR;
 }
 
-std::string source_dir() { return NETDOCTOR_SOURCE_DIR; }
+std::string source_dir() {
+  return NETDOCTOR_SOURCE_DIR;
+}
 
-std::string netdoctor_binary() { return std::string(NETDOCTOR_BINARY_DIR) + "/cli/netdoctor"; }
+std::string netdoctor_binary() {
+  return std::string(NETDOCTOR_BINARY_DIR) + "/cli/netdoctor";
+}
 
 std::string reference_file(const std::string& relative) {
   return shared_dir() + "/reference/" + relative;
@@ -37,7 +41,12 @@ std::string read_text(const std::string& path) {
 
 std::string make_temp_dir(const std::string& tag) {
   namespace fs = std::filesystem;
-  std::string pattern = (fs::temp_directory_path() / ("netdoctor-test-" + tag + "-XXXXXX")).string();
+  // Under the build tree, not /tmp: scripts/test empties it before each run, so thousands of
+  // test folders never pile up in the machine's temp dir.
+  const fs::path parent = fs::path(NETDOCTOR_BINARY_DIR) / "test-tmp";
+  std::error_code error;
+  fs::create_directories(parent, error);
+  std::string pattern = (parent / ("netdoctor-test-" + tag + "-XXXXXX")).string();
   if (mkdtemp(pattern.data()) == nullptr) {
     ADD_FAILURE() << "mkdtemp failed for " << pattern;
   }
