@@ -265,13 +265,13 @@ Result<PerftestResult> parse_perftest(std::string_view text) {
     }
     if (section == Section::Table && !table_header.empty()) {
       if (auto values = numeric_row(line)) {
-        const auto& v = *values;
+        const auto& v = *values;  // at least two numbers
+        const auto bytes = whole_count(v[0]);
+        const auto iterations = whole_count(v[1]);
+        if (!bytes || !iterations) {
+          continue;  // not a result row: sizes and counts are whole and not negative
+        }
         if (out.kind == PerftestKind::Latency && v.size() >= 5) {
-          const auto bytes = whole_count(v[0]);
-          const auto iterations = whole_count(v[1]);
-          if (!bytes || !iterations) {
-            continue;  // not a result row: sizes and counts are whole and not negative
-          }
           PerftestLatRow row;
           row.bytes = *bytes;
           row.iterations = *iterations;
@@ -288,11 +288,6 @@ Result<PerftestResult> parse_perftest(std::string_view text) {
           }
           out.lat_rows.push_back(row);
         } else if (out.kind == PerftestKind::Bandwidth && v.size() >= 4) {
-          const auto bytes = whole_count(v[0]);
-          const auto iterations = whole_count(v[1]);
-          if (!bytes || !iterations) {
-            continue;  // not a result row: sizes and counts are whole and not negative
-          }
           PerftestBwRow row;
           row.bytes = *bytes;
           row.iterations = *iterations;

@@ -6,11 +6,11 @@
 
 namespace netdoctor::testing {
 
-std::string shared_dir();      // ../shared
-std::string source_dir();      // the repository root
-std::string netdoctor_binary();  // the built `netdoctor` executable
+std::string shared_dir();                                 // ../shared
+std::string source_dir();                                 // the repository root
+std::string netdoctor_binary();                           // the built `netdoctor` executable
 std::string reference_file(const std::string& relative);  // shared/reference/<relative>
-std::string read_text(const std::string& path);  // whole file; test fails if unreadable
+std::string read_text(const std::string& path);           // whole file; test fails if unreadable
 // A fresh empty directory under <build>/test-tmp (emptied by scripts/test before each run).
 std::string make_temp_dir(const std::string& tag);
 
