@@ -196,4 +196,36 @@ std::optional<std::uint64_t> parse_hex(std::string_view s) {
   return value;
 }
 
+std::string printable(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) {
+      constexpr const char* k_hex = "0123456789abcdef";
+      out += "\\x";
+      out += k_hex[byte >> 4];
+      out += k_hex[byte & 0xf];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string markdown_cell(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n' || c == '\r') {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return printable(out);
+}
+
 }  // namespace netdoctor

@@ -32,6 +32,11 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep);
 std::optional<std::uint64_t> parse_u64(std::string_view s);
 std::optional<std::int64_t> parse_i64(std::string_view s);
 std::optional<double> parse_double(std::string_view s);  // finite values only
+// `s` safe for a terminal: control bytes (C0, DEL) become "\xNN", so text from files never
+// acts as escape sequences.
+std::string printable(std::string_view s);
+// `s` as one Markdown table cell: '|' escaped, line breaks as spaces, control bytes as printable.
+std::string markdown_cell(std::string_view s);
 // "61,115,381" -> 61115381 (SONiC tables); also accepts plain digits.
 std::optional<std::uint64_t> parse_grouped_u64(std::string_view s);
 // Hex with or without 0x.

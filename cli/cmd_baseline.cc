@@ -25,7 +25,7 @@ struct BaselineOptions {
   std::string db;
   std::string bundle;
   std::string pairs_file;
-  std::string threshold = "5%";
+  std::string threshold;  // empty: the baseline.threshold setting (5 % by default)
   std::string pair;
   std::string format = "text";
   std::string device;
@@ -97,7 +97,7 @@ void run_import(Context& context, const BaselineOptions& options) {
                 make_error(ErrorCode::NotFound, "no usable perftest-baseline/ runs in the bundle",
                            options.bundle));
   }
-  auto db = open_store(options.db);
+  auto db = open_store(options.db, context.settings);
   if (!db.ok()) {
     return fail(context, db.error());
   }
@@ -141,7 +141,8 @@ void run_capture(Context& context, const BaselineOptions& options) {
                                       options.pairs_file));
     }
   }
-  auto db = open_store(options.db);  // before the traffic, so a bad --db costs nothing
+  auto db =
+      open_store(options.db, context.settings);  // before the traffic, so a bad --db costs nothing
   if (!db.ok()) {
     return fail(context, db.error());
   }
@@ -162,7 +163,9 @@ void run_capture(Context& context, const BaselineOptions& options) {
 }
 
 void run_check(Context& context, const BaselineOptions& options) {
-  auto threshold = store::parse_threshold(options.threshold);
+  auto threshold = options.threshold.empty()
+                       ? std::optional<double>(context.settings.number("baseline.threshold"))
+                       : store::parse_threshold(options.threshold);
   if (!threshold) {
     context.err << "netdoctor: --threshold must be a percentage like 5% (got '" << options.threshold
                 << "')\n";
@@ -173,7 +176,7 @@ void run_check(Context& context, const BaselineOptions& options) {
   if (!runs.ok()) {
     return fail(context, runs.error());
   }
-  auto db = open_store(options.db);
+  auto db = open_store(options.db, context.settings);
   if (!db.ok()) {
     return fail(context, db.error());
   }
@@ -237,7 +240,7 @@ void run_check(Context& context, const BaselineOptions& options) {
 }
 
 void run_list(Context& context, const BaselineOptions& options) {
-  auto db = open_store(options.db);
+  auto db = open_store(options.db, context.settings);
   if (!db.ok()) {
     return fail(context, db.error());
   }
@@ -261,7 +264,7 @@ void run_show(Context& context, const BaselineOptions& options) {
     context.exit_code = ExitCode::Usage;
     return;
   }
-  auto db = open_store(options.db);
+  auto db = open_store(options.db, context.settings);
   if (!db.ok()) {
     return fail(context, db.error());
   }
@@ -305,7 +308,8 @@ capture->callback([&context, options] { run_capture(context, *options); });
 auto* check = baseline->add_subcommand("check", "compare a bundle's perftest/ runs with baselines");
 add_db_option(*check, options->db);
 check->add_option("--bundle", options->bundle, "bundle directory or archive")->required();
-check->add_option("--threshold", options->threshold, "deviation to flag (default 5%)");
+check->add_option("--threshold", options->threshold,
+                  "deviation to flag (default: baseline.threshold, 5%)");
 check->add_option("--format", options->format, "text or json")
     ->check(CLI::IsMember({"text", "json"}));
 check->callback([&context, options] { run_check(context, *options); });

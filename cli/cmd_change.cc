@@ -52,7 +52,7 @@ std::string state_of(const store::Change& change) {
 }
 
 void run_record(Context& context, const ChangeOptions& options) {
-  auto db = open_store(options.db);
+  auto db = open_store(options.db, context.settings);
   if (!db.ok()) {
     return fail(context, db.error());
   }
@@ -86,7 +86,7 @@ void run_record(Context& context, const ChangeOptions& options) {
 }
 
 void run_verify(Context& context, const ChangeOptions& options) {
-  auto db = open_store(options.db);
+  auto db = open_store(options.db, context.settings);
   if (!db.ok()) {
     return fail(context, db.error());
   }
@@ -135,7 +135,7 @@ void run_verify(Context& context, const ChangeOptions& options) {
 }
 
 void run_rollback(Context& context, const ChangeOptions& options) {
-  auto db = open_store(options.db);
+  auto db = open_store(options.db, context.settings);
   if (!db.ok()) {
     return fail(context, db.error());
   }
@@ -153,7 +153,7 @@ void run_rollback(Context& context, const ChangeOptions& options) {
 }
 
 void run_list(Context& context, const ChangeOptions& options) {
-  auto db = open_store(options.db);
+  auto db = open_store(options.db, context.settings);
   if (!db.ok()) {
     return fail(context, db.error());
   }

@@ -37,15 +37,15 @@ struct CollectArgs {
   std::string root = "/";
   std::string host;
   bool base64 = false;
-  double command_timeout_s = 10.0;
+  std::optional<double> command_timeout_s;  // unset: collect.command_timeout
   // fan-out
   std::string hosts;
   std::string via;
-  int parallel = 16;
+  std::optional<int> parallel;  // unset: collect.parallel
   std::string remote_command = "netdoctor";
   std::vector<std::string> remote_args;
   std::string pdsh_rcmd;
-  double host_timeout_s = 300.0;
+  std::optional<double> host_timeout_s;  // unset: collect.host_timeout
   SwitchArgs switches;
 };
 
@@ -123,7 +123,7 @@ void run_local(const CollectArgs& args, Context& context) {
   LiveCommandRunner runner;
   SystemClock clock;
   CommandOptions command_options;
-  command_options.timeout = to_ms(args.command_timeout_s);
+  command_options.timeout = to_ms(*args.command_timeout_s);
 
   collect::CollectOptions options;
   options.samples = args.samples;
@@ -196,10 +196,10 @@ void run_fanout(const CollectArgs& args, Context& context, const CLI::App& sub) 
   }
   collect::FanoutOptions options;
   options.launcher = *launcher;
-  options.parallel = args.parallel;
+  options.parallel = *args.parallel;
   options.remote_command = {args.remote_command};
   options.pdsh_rcmd = args.pdsh_rcmd;
-  options.timeout = to_ms(args.host_timeout_s);
+  options.timeout = to_ms(*args.host_timeout_s);
   if (sub.count("--samples") > 0) {
     options.collect_args.insert(options.collect_args.end(),
                                 {"--samples", std::to_string(args.samples)});
@@ -218,7 +218,7 @@ void run_fanout(const CollectArgs& args, Context& context, const CLI::App& sub) 
   }
   LiveCommandRunner runner;
   context.err << fmt::format("netdoctor collect: {} host(s) via {}, {} at a time\n", hosts->size(),
-                             args.via, std::max(args.parallel, 1));
+                             args.via, std::max(*args.parallel, 1));
   const auto progress = [&context](const collect::HostOutcome& outcome, std::size_t done,
                                    std::size_t total) {
     if (outcome.ok) {
@@ -262,18 +262,37 @@ void run_fanout(const CollectArgs& args, Context& context, const CLI::App& sub) 
   context.exit_code = merged == 0 ? ExitCode::Failure : ExitCode::Ok;
 }
 
-void run_collect(const CollectArgs& args, Context& context, const CLI::App& sub) {
+// The flags not given take their values from the site configuration.
+CollectArgs with_settings(CollectArgs args, const Settings& settings) {
+  if (!args.command_timeout_s) {
+    args.command_timeout_s = settings.number("collect.command_timeout");
+  }
+  if (!args.host_timeout_s) {
+    args.host_timeout_s = settings.number("collect.host_timeout");
+  }
+  if (!args.parallel) {
+    args.parallel = static_cast<int>(settings.number("collect.parallel"));
+  }
+  if (!args.hosts.empty() && args.via.empty()) {
+    args.via = settings.text("collect.launcher");
+  }
+  return args;
+}
+
+void run_collect(const CollectArgs& given, Context& context, const CLI::App& sub) {
+  const CollectArgs args = with_settings(given, context.settings);
   if (args.samples < 1) {
     return fail(context, ExitCode::Usage, "--samples must be at least 1");
   }
-  if (!(args.interval_s >= 0.0) || !(args.command_timeout_s > 0.0)) {
+  if (!(args.interval_s >= 0.0) || !(*args.command_timeout_s > 0.0)) {
     return fail(context, ExitCode::Usage, "--interval must be >= 0 and --timeout > 0");
   }
   if (args.base64 && args.out != "-") {
     return fail(context, ExitCode::Usage, "--base64 applies to --out - only");
   }
   if (args.hosts.empty() != args.via.empty()) {
-    return fail(context, ExitCode::Usage, "--hosts and --via go together");
+    return fail(context, ExitCode::Usage,
+                "--hosts and --via go together (or set collect.launcher in the configuration)");
   }
   if (!args.switches.list.empty()) {
     return run_switch_collect(args.switches, args.out, args.samples, args.interval_s, context);
@@ -295,17 +314,20 @@ void add_collect_command(CLI::App& app, Context& context) {
   sub->add_option("--root", args->root, "read files under this directory instead of /");
   sub->add_option("--host", args->host, "host name in the bundle (default: the host's own)");
   sub->add_flag("--base64", args->base64, "with --out -: base64 text instead of binary");
-  sub->add_option("--timeout", args->command_timeout_s, "seconds allowed each command");
+  sub->add_option("--timeout", args->command_timeout_s,
+                  "seconds allowed each command (default: collect.command_timeout, 10)");
   sub->add_option("--hosts", args->hosts, "host list: node[01-32],gpu-a[001-128]");
   sub->add_option("--via", args->via, "launcher for --hosts")
       ->check(CLI::IsMember({"ssh", "pdsh", "srun"}));
-  sub->add_option("--parallel", args->parallel, "hosts collected at once");
+  sub->add_option("--parallel", args->parallel,
+                  "hosts collected at once (default: collect.parallel, 16)");
   sub->add_option("--remote-command", args->remote_command, "netdoctor's path on the hosts");
   sub->add_option("--remote-arg", args->remote_args,
                   "extra argument for the remote collect (repeatable; %h = host name)")
       ->allow_extra_args(false);
   sub->add_option("--pdsh-rcmd", args->pdsh_rcmd, "pdsh -R module (ssh, exec, ...)");
-  sub->add_option("--host-timeout", args->host_timeout_s, "seconds allowed each host");
+  sub->add_option("--host-timeout", args->host_timeout_s,
+                  "seconds allowed each host (default: collect.host_timeout, 300)");
   add_switch_options(*sub, args->switches);
   sub->callback([args, &context, sub] { run_collect(*args, context, *sub); });
 }

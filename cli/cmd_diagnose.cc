@@ -24,8 +24,8 @@ struct DiagnoseArgs {
   std::string bundle;
   std::string format = "text";
   bool explain = false;
-  std::string threshold = "5%";
-  int roce_priority = 3;
+  std::optional<std::string> threshold;  // unset: the configured baseline.threshold
+  std::optional<int> roce_priority;      // unset: the configured roce.priority
   std::optional<std::int64_t> incident;
   std::string db;
   bool no_record = false;
@@ -34,22 +34,17 @@ struct DiagnoseArgs {
 
 constexpr int k_load_threads = 2;  // the machine budget the tool is designed for
 
-// "5%", "5" (percent) or "0.05" (fraction) -> 0.05.
-std::optional<double> parse_threshold(const std::string& text) {
-  std::string_view body = trim(text);
-  bool percent = ends_with(body, "%");
-  if (percent) {
-    body.remove_suffix(1);
+// The command's own flags are the top layer of the site configuration: a given flag wins
+// over every file and --set, and is recorded as the origin of its value.
+Result<Settings> effective_settings(const DiagnoseArgs& args, const Settings& site) {
+  Settings settings = site;
+  if (args.threshold) {
+    ND_TRY(settings.set("baseline.threshold", *args.threshold, "--threshold"));
   }
-  auto number = parse_double(trim(body));
-  if (!number || *number <= 0.0) {
-    return std::nullopt;
+  if (args.roce_priority) {
+    ND_TRY(settings.set("roce.priority", std::to_string(*args.roce_priority), "--roce-priority"));
   }
-  double fraction = (percent || *number >= 1.0) ? *number / 100.0 : *number;
-  if (fraction >= 1.0) {
-    return std::nullopt;
-  }
-  return fraction;
+  return settings;
 }
 
 void run_diagnose(const DiagnoseArgs& args, Context& context) {
@@ -60,18 +55,17 @@ void run_diagnose(const DiagnoseArgs& args, Context& context) {
     context.exit_code = ExitCode::Usage;
     return;
   }
-  auto threshold = parse_threshold(args.threshold);
-  if (!threshold) {
-    context.err << "netdoctor diagnose: --threshold '" << args.threshold
-                << "' is not a percentage between 0 and 100 (e.g. 5%)\n";
+  auto settings = effective_settings(args, context.settings);
+  if (!settings.ok()) {
+    context.err << "netdoctor diagnose: " << settings.error().describe() << "\n";
     context.exit_code = ExitCode::Usage;
     return;
   }
   engine::DiagnoseOptions options;
   options.symptom = args.symptom;
   options.explain = args.explain;
-  options.probe_options.roce_priority = args.roce_priority;
-  options.probe_options.baseline_threshold = *threshold;
+  options.probe_options.roce_priority = static_cast<int>(settings->number("roce.priority"));
+  options.probe_options.baseline_threshold = settings->number("baseline.threshold");
 
   if (args.bundle.empty() == args.prometheus.url.empty()) {
     context.err << "netdoctor diagnose: give exactly one of --bundle PATH and --prometheus URL\n";
@@ -97,13 +91,16 @@ void run_diagnose(const DiagnoseArgs& args, Context& context) {
     context.exit_code = ExitCode::Failure;
     return;
   }
+  for (const SettingValue* value : settings->non_defaults()) {
+    diagnosis->settings.push_back({std::string(value->spec->key), value->text, value->origin});
+  }
   engine::RenderOptions render;
   render.explain = args.explain;
   render.incident = args.incident ? std::to_string(*args.incident) : "<N>";
   if (!args.no_record) {
     // The incident record is the postmortem's backbone, but a store that cannot be opened must
     // not cost the on-call engineer the diagnosis itself: warn and go on.
-    auto store = open_store(args.db);
+    auto store = open_store(args.db, *settings);
     if (!store.ok()) {
       context.err << "netdoctor diagnose: warning: not recorded in the incident store: "
                   << store.error().describe() << "\n";
@@ -145,8 +142,10 @@ void add_diagnose_command(CLI::App& app, Context& context) {
       ->check(CLI::IsMember({"text", "json", "md"}));
   sub->add_flag("--explain", args->explain, "list every score movement: cause, probe, signal");
   sub->add_option("--threshold", args->threshold,
-                  "perftest deviation from baseline that counts (default 5%)");
-  sub->add_option("--roce-priority", args->roce_priority, "the lossless priority RoCE uses (0-7)")
+                  "perftest deviation from baseline that counts (default: baseline.threshold, "
+                  "5%)");
+  sub->add_option("--roce-priority", args->roce_priority,
+                  "the lossless priority RoCE uses (0-7; default: roce.priority, 3)")
       ->check(CLI::Range(0, 7));
   sub->add_option("--incident", args->incident,
                   "append this diagnosis to incident N (default: open a new incident)");

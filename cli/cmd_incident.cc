@@ -44,7 +44,7 @@ std::string top_cause_text(const store::DiagnosisRecord& record) {
 }
 
 void run_list(Context& context, const IncidentOptions& options) {
-  auto db = open_store(options.db);
+  auto db = open_store(options.db, context.settings);
   if (!db.ok()) {
     return fail(context, db.error());
   }
@@ -92,7 +92,7 @@ void run_list(Context& context, const IncidentOptions& options) {
 }
 
 void run_show(Context& context, const IncidentOptions& options) {
-  auto db = open_store(options.db);
+  auto db = open_store(options.db, context.settings);
   if (!db.ok()) {
     return fail(context, db.error());
   }
@@ -153,7 +153,7 @@ void run_show(Context& context, const IncidentOptions& options) {
 }
 
 void run_close(Context& context, const IncidentOptions& options) {
-  auto db = open_store(options.db);
+  auto db = open_store(options.db, context.settings);
   if (!db.ok()) {
     return fail(context, db.error());
   }
@@ -167,7 +167,7 @@ void run_close(Context& context, const IncidentOptions& options) {
 }
 
 void run_export(Context& context, const IncidentOptions& options) {
-  auto db = open_store(options.db);
+  auto db = open_store(options.db, context.settings);
   if (!db.ok()) {
     return fail(context, db.error());
   }

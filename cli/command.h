@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/settings.h"
+
 namespace netdoctor::cli {
 
 // Exit codes (spec/diagnosis.md): 0 run completed (whatever the verdict), 1 failure that left
@@ -17,6 +19,8 @@ enum class ExitCode : int { Ok = 0, Failure = 1, Usage = 2, Interrupted = 130 };
 struct Context {
   std::ostream& out;
   std::ostream& err;
+  // The layered site configuration (cli/settings.h), loaded before any handler runs.
+  const Settings& settings;
   ExitCode exit_code = ExitCode::Ok;
 };
 
@@ -46,5 +50,6 @@ void add_plan_command(CLI::App& app, Context& context);
 void add_collect_command(CLI::App& app, Context& context);
 void add_runbook_command(CLI::App&, Context&);
 void add_explain_command(CLI::App&, Context&);
+void add_config_command(CLI::App&, Context&);
 
 }  // namespace netdoctor::cli

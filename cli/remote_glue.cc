@@ -84,8 +84,9 @@ void add_prometheus_options(CLI::App& command, PrometheusArgs& args) {
                      "with --prometheus: label naming the host (default instance)");
   command.add_option("--ca-file", args.ca_file, "PEM CA bundle to verify https servers with");
   command.add_flag("--insecure", args.insecure, "do not verify TLS certificates (never default)");
-  command.add_option("--prometheus-timeout", args.timeout_s,
-                     "with --prometheus: seconds allowed each query (default 30)");
+  command.add_option(
+      "--prometheus-timeout", args.timeout_s,
+      "with --prometheus: seconds allowed each query (default: prometheus.timeout, 30)");
   command.add_option("--save-bundle", args.save_bundle,
                      "with --prometheus: also write the bundle read (directory or .tar.gz)");
 }
@@ -97,7 +98,7 @@ Result<Bundle> bundle_from_prometheus(const PrometheusArgs& args, Context& conte
   request.url = args.url;
   request.selector = args.selector;
   request.host_label = args.host_label;
-  request.timeout = to_ms(args.timeout_s);
+  request.timeout = to_ms(args.timeout_s.value_or(context.settings.number("prometheus.timeout")));
   const auto window = remote::parse_duration(args.window);
   if (!window) {
     return make_error(ErrorCode::InvalidArgument,
@@ -158,8 +159,9 @@ void add_switch_options(CLI::App& command, SwitchArgs& args) {
   command.add_option("--ca-file", args.ca_file, "with --switches: PEM CA bundle for the switches");
   command.add_flag("--insecure", args.insecure,
                    "with --switches: do not verify TLS certificates (never default)");
-  command.add_option("--switch-timeout", args.timeout_s,
-                     "with --switches: seconds allowed each request (default 5)");
+  command.add_option(
+      "--switch-timeout", args.timeout_s,
+      "with --switches: seconds allowed each request (default: switches.timeout, 5)");
 }
 
 void run_switch_collect(const SwitchArgs& args, const std::string& out, int samples,
@@ -196,7 +198,7 @@ void run_switch_collect(const SwitchArgs& args, const std::string& out, int samp
   auto client = remote::make_curl_http_client(http);
   remote::SwitchPollOptions options;
   options.auth = *auth;
-  options.timeout = to_ms(args.timeout_s);
+  options.timeout = to_ms(args.timeout_s.value_or(context.settings.number("switches.timeout")));
 
   auto writer = open_writer(out);
   if (!writer.ok()) {

@@ -3,6 +3,7 @@
 // so cmd_diagnose.cc and cmd_collect.cc only wire them.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "base/bundle.h"
@@ -20,8 +21,8 @@ struct PrometheusArgs {
   std::string host_label = "instance";
   std::string ca_file;
   bool insecure = false;
-  double timeout_s = 30.0;
-  std::string save_bundle;  // also write the bundle read (directory or .tar.gz)
+  std::optional<double> timeout_s;  // unset: the prometheus.timeout setting
+  std::string save_bundle;          // also write the bundle read (directory or .tar.gz)
 };
 
 void add_prometheus_options(CLI::App& command, PrometheusArgs& args);
@@ -36,7 +37,7 @@ struct SwitchArgs {
   std::string credentials;  // --credentials FILE (mode 0600); else NETDOCTOR_SWITCH_CREDENTIALS
   std::string ca_file;
   bool insecure = false;
-  double timeout_s = 5.0;  // per request
+  std::optional<double> timeout_s;  // per request; unset: the switches.timeout setting
 };
 
 void add_switch_options(CLI::App& command, SwitchArgs& args);

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/command.h"
@@ -38,13 +39,58 @@ std::string suggestion_for(const std::string& word) {
   return best;
 }
 
+// --config FILE and --set KEY=VALUE are read before the command line is parsed, so every
+// handler starts with the settings in effect (and a bad one stops the run before any work).
+// CLI11 still declares and accepts them below, anywhere on the line.
+SettingSources sources_from_args(const std::vector<std::string>& args) {
+  SettingSources sources = SettingSources::from_environment();
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--") {
+      break;
+    }
+    for (const std::string_view name : {"--config", "--set"}) {
+      std::string value;
+      if (arg == name && i + 1 < args.size()) {
+        value = args[++i];
+      } else if (arg.size() > name.size() + 1 && arg.compare(0, name.size(), name) == 0 &&
+                 arg[name.size()] == '=') {
+        value = arg.substr(name.size() + 1);
+      } else {
+        continue;
+      }
+      if (name == "--config") {
+        sources.config_file = value;
+      } else {
+        sources.set_values.push_back(value);
+      }
+      break;
+    }
+  }
+  return sources;
+}
+
 }  // namespace
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  Context context{out, err};
+  auto settings = Settings::load(sources_from_args(args));
+  if (!settings.ok()) {
+    err << "netdoctor: configuration: " << settings.error().describe() << "\n";
+    return static_cast<int>(ExitCode::Usage);
+  }
+  Context context{out, err, *settings};
   CLI::App app{"netdoctor: troubleshooting RDMA (RoCE v2 and InfiniBand) training fabrics"};
   app.name("netdoctor");
   app.require_subcommand(1);
+  // Subcommands inherit this: --config and --set may follow any command word.
+  app.fallthrough();
+  std::string config_file;
+  std::vector<std::string> set_values;
+  app.add_option("--config", config_file,
+                 "a configuration file above the site and user files (see `netdoctor config "
+                 "show`)");
+  app.add_option("--set", set_values, "KEY=VALUE: one setting above every file (repeatable)")
+      ->allow_extra_args(false);
   app.footer(
       "Exit status: 0 run completed (whatever the verdict), 1 failure with no result,\n"
       "2 usage error, 130 interrupted.");

@@ -92,8 +92,12 @@ Result<std::string> resolve_db_path(const std::string& flag) {
                                        env_or_empty("XDG_DATA_HOME"), env_or_empty("HOME")});
 }
 
-Result<store::Database> open_store(const std::string& flag) {
-  ND_TRY_ASSIGN(std::string path, resolve_db_path(flag));
+Result<store::Database> open_store(const std::string& flag, const Settings& settings) {
+  // Environment over configuration files, as ccache layers them: NETDOCTOR_DB still wins.
+  const std::string& configured = settings.text("store.database");
+  const std::string env_db = env_or_empty("NETDOCTOR_DB");
+  ND_TRY_ASSIGN(std::string path,
+                resolve_db_path(flag.empty() && env_db.empty() ? configured : flag));
   if (path != ":memory:") {
     std::filesystem::path parent = std::filesystem::path(path).parent_path();
     std::error_code ec;

@@ -35,7 +35,9 @@ Result<std::string> resolve_db_path(const DbPathSources& sources);
 Result<std::string> resolve_db_path(const std::string& flag);
 
 // Resolves the path, creates its directory when needed, opens and migrates the database.
-Result<kb::store::Database> open_store(const std::string& flag);
+// The database of --db `flag`, else $NETDOCTOR_DB, else the configured store.database, else
+// the XDG default.
+Result<kb::store::Database> open_store(const std::string& flag, const Settings& settings);
 
 // Adds `--db PATH` to a subcommand.
 void add_db_option(CLI::App& command, std::string& target);

@@ -56,6 +56,14 @@ struct ScoreMove {  // for --explain: every movement of a cause's score
   std::string why;
 };
 
+// A site setting that differed from netdoctor's default when the diagnosis ran (set by the
+// CLI from its layered configuration), so the result can be reproduced.
+struct SettingUsed {
+  std::string key;     // "baseline.threshold"
+  std::string value;   // "50%"
+  std::string origin;  // "/etc/netdoctor/netdoctor.toml:3", "--set", "--threshold"
+};
+
 struct Diagnosis {
   std::string symptom;
   Verdict verdict = Verdict::Inconclusive;
@@ -64,6 +72,7 @@ struct Diagnosis {
   std::vector<std::string> ruled_out;      // what was checked and looked normal
   std::vector<std::string> data_problems;  // files that could not be read, and why
   std::vector<ScoreMove> explain;
+  std::vector<SettingUsed> settings;  // non-default settings only; empty with the defaults
 };
 
 }  // namespace netdoctor::engine

@@ -64,6 +64,13 @@ nlohmann::json to_json(const Diagnosis& diagnosis, const RenderOptions& options)
   }
   out["ruled_out"] = diagnosis.ruled_out;
   out["data_problems"] = diagnosis.data_problems;
+  if (!diagnosis.settings.empty()) {
+    out["settings"] = nlohmann::json::array();
+    for (const auto& setting : diagnosis.settings) {
+      out["settings"].push_back(
+          {{"key", setting.key}, {"value", setting.value}, {"origin", setting.origin}});
+    }
+  }
   if (options.explain) {
     out["explain"] = nlohmann::json::array();
     for (const auto& move : diagnosis.explain) {

@@ -1,24 +1,14 @@
 #include <fmt/format.h>
 
+#include "base/strings.h"
 #include "engine/render.h"
 
 namespace netdoctor::engine {
 
 namespace {
 
-// Table cells must not break the row.
 std::string cell(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\n') {
-      out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  return markdown_cell(text);
 }
 
 void append_cause(std::string& out, const RankedCause& cause, const RenderOptions& options) {
@@ -75,6 +65,13 @@ std::string render_markdown(const Diagnosis& diagnosis, const RenderOptions& opt
     out += "\n## Data problems\n\n";
     for (const auto& problem : diagnosis.data_problems) {
       out += "- " + problem + "\n";
+    }
+  }
+  if (!diagnosis.settings.empty()) {
+    out += "\n## Non-default settings\n\n| key | value | from |\n|---|---|---|\n";
+    for (const auto& setting : diagnosis.settings) {
+      out += fmt::format("| {} | {} | {} |\n", cell(setting.key), cell(setting.value),
+                         cell(setting.origin));
     }
   }
   if (options.explain) {

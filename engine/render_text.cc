@@ -72,6 +72,12 @@ std::string render_text(const Diagnosis& diagnosis, const RenderOptions& options
       out += "  - " + problem + "\n";
     }
   }
+  if (!diagnosis.settings.empty()) {
+    out += "\nRan with non-default settings:\n";
+    for (const auto& setting : diagnosis.settings) {
+      out += fmt::format("  {} = {}  ({})\n", setting.key, setting.value, setting.origin);
+    }
+  }
   if (options.explain) {
     out += "\nScore movements (--explain):\n";
     for (const auto& move : diagnosis.explain) {

@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <optional>
 
+#include "base/strings.h"
 #include "kb/store/change_verdict.h"
 #include "kb/store/database.h"
 #include "kb/store/time_format.h"
@@ -204,6 +206,32 @@ nlohmann::json evidence_json(const EvidenceRow& evidence) {
   return out;
 }
 
+struct SettingRow {
+  std::int64_t diagnosis = 0;
+  std::string key;
+  std::string value;
+  std::string origin;
+};
+
+// The non-default settings each diagnosis ran with, from its stored JSON (spec/diagnosis.md's
+// "settings"): the postmortem must say what a result needs to be reproduced.
+std::vector<SettingRow> settings_used(const PostmortemData& data) {
+  std::vector<SettingRow> out;
+  for (const DiagnosisRecord& record : data.diagnoses) {
+    const auto json = nlohmann::json::parse(record.json, nullptr, /*allow_exceptions=*/false);
+    if (!json.is_object() || !json.contains("settings") || !json["settings"].is_array()) {
+      continue;
+    }
+    for (const auto& setting : json["settings"]) {
+      if (setting.is_object()) {
+        out.push_back({record.id, setting.value("key", ""), setting.value("value", ""),
+                       setting.value("origin", "")});
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string shell_quote(const std::string& value) {
@@ -338,6 +366,18 @@ std::string render_postmortem_markdown(const PostmortemData& data) {
     md += "Nothing was rolled back.\n";
   }
 
+  md += "\n## Settings\n\n";
+  const auto settings = settings_used(data);
+  if (settings.empty()) {
+    md += "Every diagnosis ran with netdoctor's default settings.\n";
+  } else {
+    md += "| diagnosis | key | value | from |\n|---|---|---|---|\n";
+    for (const SettingRow& row : settings) {
+      md += fmt::format("| #{} | {} | {} | {} |\n", row.diagnosis, markdown_cell(row.key),
+                        markdown_cell(row.value), markdown_cell(row.origin));
+    }
+  }
+
   md += "\n## Follow-ups\n\n";
   auto items = follow_ups(data, root);
   if (items.empty()) {
@@ -412,6 +452,13 @@ nlohmann::json render_postmortem_json(const PostmortemData& data) {
       out["rolled_back"].push_back(
           {{"change", change.id}, {"reverse", reverse_change_arguments(change)}});
     }
+  }
+  out["settings"] = nlohmann::json::array();
+  for (const SettingRow& row : settings_used(data)) {
+    out["settings"].push_back({{"diagnosis", row.diagnosis},
+                               {"key", row.key},
+                               {"value", row.value},
+                               {"origin", row.origin}});
   }
   out["follow_ups"] = follow_ups(data, root);
   return out;

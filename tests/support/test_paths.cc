@@ -16,6 +16,10 @@ std::string shared_dir() {
   return NETDOCTOR_SHARED_DIR;
 }
 
+std::string upstream_shared_dir() {
+  return NETDOCTOR_UPSTREAM_SHARED_DIR;
+}
+
 std::string source_dir() {
   return NETDOCTOR_SOURCE_DIR;
 }

@@ -6,7 +6,11 @@
 
 namespace netdoctor::testing {
 
-std::string shared_dir();                                 // ../shared
+// The scenarios and reference outputs: the repo's copy (tests/fixtures/shared) unless the
+// environment's NETDOCTOR_SHARED_DIR names another folder of the same layout.
+std::string shared_dir();
+// The shared/ folder beside the checkout the fixtures were copied from; it may be absent.
+std::string upstream_shared_dir();
 std::string source_dir();                                 // the repository root
 std::string netdoctor_binary();                           // the built `netdoctor` executable
 std::string reference_file(const std::string& relative);  // shared/reference/<relative>
