@@ -8,7 +8,9 @@
 
 namespace netdoctor {
 namespace {
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
 }  // namespace
 
 std::string_view trim_left(std::string_view s) {
@@ -25,7 +27,9 @@ std::string_view trim_right(std::string_view s) {
   return s;
 }
 
-std::string_view trim(std::string_view s) { return trim_right(trim_left(s)); }
+std::string_view trim(std::string_view s) {
+  return trim_right(trim_left(s));
+}
 
 std::vector<std::string_view> split_lines(std::string_view s) {
   std::vector<std::string_view> lines;
@@ -98,8 +102,12 @@ std::vector<std::string_view> split_wide(std::string_view s) {
   return out;
 }
 
-bool starts_with(std::string_view s, std::string_view prefix) { return s.starts_with(prefix); }
-bool ends_with(std::string_view s, std::string_view suffix) { return s.ends_with(suffix); }
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.starts_with(prefix);
+}
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.ends_with(suffix);
+}
 bool contains(std::string_view s, std::string_view part) {
   return s.find(part) != std::string_view::npos;
 }

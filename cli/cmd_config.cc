@@ -40,8 +40,8 @@ void show_settings(const std::string& format, Context& context) {
     value_width = std::max(value_width, shown(value).size());
   }
   for (const SettingValue& value : values) {
-    // Bundle-free: values come from the operator's own files, but a file path could still
-    // carry control bytes, so they are neutralised like any other text.
+    // Values come from the operator's own files, but a path or origin may still carry
+    // control bytes: they are shown, never sent raw to the terminal.
     context.out << fmt::format("{:<{}} = {:<{}}  ({})  {}\n", value.spec->key, key_width,
                                printable(shown(value)), value_width, printable(value.origin),
                                value.spec->meaning);

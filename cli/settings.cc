@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "base/strings.h"
+#include "kb/store/baseline_check.h"
 
 namespace netdoctor::cli {
 
@@ -34,7 +35,8 @@ const std::vector<SettingSpec>& setting_specs() {
       {"store.database",
        SettingType::Path,
        "",
-       "the incident database (empty: $NETDOCTOR_DB, else $XDG_DATA_HOME/netdoctor/netdoctor.db)",
+       "the incident database (--db and $NETDOCTOR_DB override it; empty: "
+       "$XDG_DATA_HOME/netdoctor/netdoctor.db)",
        0,
        0,
        {}},
@@ -78,24 +80,6 @@ std::string format_number(double value) {
   return fmt::format("{:g}", value);
 }
 
-// "5%", "5" (percent) or "0.05" (fraction) -> 0.05, as the --threshold flags always read it.
-std::optional<double> parse_fraction(std::string_view text) {
-  std::string_view body = trim(text);
-  const bool percent = ends_with(body, "%");
-  if (percent) {
-    body.remove_suffix(1);
-  }
-  auto number = parse_double(trim(body));
-  if (!number || *number <= 0.0) {
-    return std::nullopt;
-  }
-  const double fraction = (percent || *number >= 1.0) ? *number / 100.0 : *number;
-  if (fraction >= 1.0) {
-    return std::nullopt;
-  }
-  return fraction;
-}
-
 // Reads `value` as the spec's type into `out`; the message says what a good value looks like.
 Status convert(const SettingSpec& spec, std::string_view value, SettingValue& out) {
   const std::string shown(value);
@@ -112,7 +96,8 @@ Status convert(const SettingSpec& spec, std::string_view value, SettingValue& ou
       return {};
     }
     case SettingType::Fraction: {
-      auto fraction = parse_fraction(value);
+      // Read as every --threshold flag reads it: "5%", "5" (percent) or "0.05" (fraction).
+      auto fraction = kb::store::parse_threshold(std::string(value));
       if (!fraction) {
         return make_error(ErrorCode::InvalidArgument,
                           fmt::format("{} must be a percentage between 0 and 100, like 5% (got "

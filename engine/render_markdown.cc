@@ -7,12 +7,8 @@ namespace netdoctor::engine {
 
 namespace {
 
-std::string cell(const std::string& text) {
-  return markdown_cell(text);
-}
-
 void append_cause(std::string& out, const RankedCause& cause, const RenderOptions& options) {
-  out += fmt::format("\n## {} - {}\n\n", cause.id, cell(cause.title));
+  out += fmt::format("\n## {} - {}\n\n", cause.id, markdown_cell(cause.title));
   out += fmt::format("Confidence **{:.2f}**", cause.confidence);
   if (!cause.entities.empty()) {
     out += "; culprits: ";
@@ -23,15 +19,15 @@ void append_cause(std::string& out, const RankedCause& cause, const RenderOption
   out += "\n\n| probe | evidence | value | fleet normal |\n|---|---|---|---|\n";
   for (const auto& item : cause.evidence) {
     std::string unit = item.unit.empty() ? "" : " " + item.unit;
-    out += fmt::format("| {} | {} | {} | {} |\n", item.probe, cell(item.summary),
+    out += fmt::format("| {} | {} | {} | {} |\n", item.probe, markdown_cell(item.summary),
                        item.value ? fmt::format("{:g}{}", *item.value, unit) : "",
                        item.fleet_normal ? fmt::format("{:g}{}", *item.fleet_normal, unit) : "");
   }
   if (cause.next_change) {
     const NextChange& change = *cause.next_change;
     out += fmt::format("\n**Next change** ({}: {} -> {}): {}\n\n**Verify:** {}\n\n",
-                       cell(change.variable), cell(change.from), cell(change.to), change.action,
-                       change.verify);
+                       markdown_cell(change.variable), markdown_cell(change.from),
+                       markdown_cell(change.to), change.action, change.verify);
     out += "```sh\n" + change_record_command(change, options.incident) + "\n```\n";
   }
   if (!cause.remediation.empty()) {
@@ -59,7 +55,7 @@ std::string render_markdown(const Diagnosis& diagnosis, const RenderOptions& opt
   out += "\n## Probes\n\n| probe | status | duration | reason |\n|---|---|---|---|\n";
   for (const auto& probe : diagnosis.probes) {
     out += fmt::format("| {} | {} | {:.1f} ms | {} |\n", probe.id, probe.status, probe.duration_ms,
-                       cell(probe.reason));
+                       markdown_cell(probe.reason));
   }
   if (!diagnosis.data_problems.empty()) {
     out += "\n## Data problems\n\n";
@@ -70,8 +66,8 @@ std::string render_markdown(const Diagnosis& diagnosis, const RenderOptions& opt
   if (!diagnosis.settings.empty()) {
     out += "\n## Non-default settings\n\n| key | value | from |\n|---|---|---|\n";
     for (const auto& setting : diagnosis.settings) {
-      out += fmt::format("| {} | {} | {} |\n", cell(setting.key), cell(setting.value),
-                         cell(setting.origin));
+      out += fmt::format("| {} | {} | {} |\n", markdown_cell(setting.key),
+                         markdown_cell(setting.value), markdown_cell(setting.origin));
     }
   }
   if (options.explain) {
@@ -79,7 +75,7 @@ std::string render_markdown(const Diagnosis& diagnosis, const RenderOptions& opt
         "\n## Score movements\n\n| cause | probe | signal | delta | why |\n|---|---|---|---|---|\n";
     for (const auto& move : diagnosis.explain) {
       out += fmt::format("| {} | {} | {} | {:+.2f} | {} |\n", move.cause, move.probe, move.signal,
-                         move.delta, cell(move.why));
+                         move.delta, markdown_cell(move.why));
     }
   }
   return out;
