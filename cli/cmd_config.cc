@@ -19,16 +19,29 @@ std::string shown(const SettingValue& value) {
   return value.text.empty() ? "(none)" : value.text;
 }
 
+// A threshold's value with its unit ("100 frames/s"); fractions already read "5%".
+std::string shown_with_unit(const SettingValue& value) {
+  const std::string& unit = value.spec->unit;
+  if (unit.empty() || unit == "fraction" || unit == "count") {
+    return shown(value);
+  }
+  return shown(value) + " " + unit;
+}
+
 void show_settings(const std::string& format, Context& context) {
   const auto& values = context.settings.all();
   if (format == "json") {
     nlohmann::json out = nlohmann::json::array();
     for (const SettingValue& value : values) {
-      out.push_back({{"key", value.spec->key},
-                     {"value", value.text},
-                     {"default", value.spec->default_text},
-                     {"origin", value.origin},
-                     {"meaning", value.spec->meaning}});
+      nlohmann::json item = {{"key", value.spec->key},
+                             {"value", value.text},
+                             {"default", value.spec->default_text},
+                             {"origin", value.origin},
+                             {"meaning", value.spec->meaning}};
+      if (!value.spec->unit.empty()) {
+        item["unit"] = value.spec->unit;
+      }
+      out.push_back(std::move(item));
     }
     context.out << json_text(out, 2) << "\n";
     return;
@@ -37,14 +50,14 @@ void show_settings(const std::string& format, Context& context) {
   std::size_t value_width = 0;
   for (const SettingValue& value : values) {
     key_width = std::max(key_width, value.spec->key.size());
-    value_width = std::max(value_width, shown(value).size());
+    value_width = std::max(value_width, shown_with_unit(value).size());
   }
   for (const SettingValue& value : values) {
     // Values come from the operator's own files, but a path or origin may still carry
     // control bytes: they are shown, never sent raw to the terminal.
     context.out << fmt::format("{:<{}} = {:<{}}  ({})  {}\n", value.spec->key, key_width,
-                               printable(shown(value)), value_width, printable(value.origin),
-                               value.spec->meaning);
+                               printable(shown_with_unit(value)), value_width,
+                               printable(value.origin), value.spec->meaning);
   }
 }
 

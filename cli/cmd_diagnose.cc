@@ -65,7 +65,7 @@ void run_diagnose(const DiagnoseArgs& args, Context& context) {
   options.symptom = args.symptom;
   options.explain = args.explain;
   options.probe_options.roce_priority = static_cast<int>(settings->number("roce.priority"));
-  options.probe_options.baseline_threshold = settings->number("baseline.threshold");
+  options.threshold_settings = settings->tuned_thresholds();
 
   if (args.bundle.empty() == args.prometheus.url.empty()) {
     context.err << "netdoctor diagnose: give exactly one of --bundle PATH and --prometheus URL\n";

@@ -41,7 +41,8 @@ void run_runbook(const RunbookArgs& args, Context& context) {
     context.exit_code = ExitCode::Failure;
     return;
   }
-  auto book = runbook::build_runbook(**library, args.symptom, args.roce_priority);
+  auto book = runbook::build_runbook(**library, args.symptom, args.roce_priority,
+                                     context.settings.tuned_thresholds());
   if (!book.ok()) {
     context.err << "netdoctor runbook: " << book.error().describe() << "\n";
     context.exit_code = ExitCode::Usage;
@@ -57,6 +58,7 @@ void run_runbook(const RunbookArgs& args, Context& context) {
   options.symptom = args.symptom;
   options.explain = true;  // every score movement, to show at its step
   options.probe_options.roce_priority = args.roce_priority;
+  options.threshold_settings = context.settings.tuned_thresholds();
   auto diagnosis = engine::diagnose_bundle(args.bundle, options, k_load_threads);
   if (!diagnosis.ok()) {
     context.err << "netdoctor runbook: no diagnosis for bundle " << args.bundle << ": "

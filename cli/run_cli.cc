@@ -73,7 +73,12 @@ SettingSources sources_from_args(const std::vector<std::string>& args) {
 }  // namespace
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  auto settings = Settings::load(sources_from_args(args));
+  auto thresholds = builtin_threshold_specs();
+  if (!thresholds.ok()) {
+    err << "netdoctor: knowledge base: " << thresholds.error().describe() << "\n";
+    return static_cast<int>(ExitCode::Failure);
+  }
+  auto settings = Settings::load(sources_from_args(args), std::move(thresholds).value());
   if (!settings.ok()) {
     err << "netdoctor: configuration: " << settings.error().describe() << "\n";
     return static_cast<int>(ExitCode::Usage);

@@ -11,12 +11,13 @@
 
 #include "base/strings.h"
 #include "kb/store/baseline_check.h"
+#include "runbook/explain.h"
 
 namespace netdoctor::cli {
 
 const std::vector<SettingSpec>& setting_specs() {
   // The defaults are the ones the flags had before site configuration existed; their reasons
-  // are in the kb and the commands' help.
+  // are in the commands' help. The thresholds (baseline.threshold among them) come from the kb.
   static const std::vector<SettingSpec> k_specs = {
       {"roce.priority",
        SettingType::Integer,
@@ -24,14 +25,9 @@ const std::vector<SettingSpec>& setting_specs() {
        "the lossless priority RoCE rides (PFC, ECN and queue counters are read there)",
        0,
        7,
-       {}},
-      {"baseline.threshold",
-       SettingType::Fraction,
-       "5%",
-       "perftest deviation from its baseline that counts (the article's 5 % rule)",
-       0,
-       0,
-       {}},
+       {},
+       "",
+       false},
       {"store.database",
        SettingType::Path,
        "",
@@ -39,37 +35,63 @@ const std::vector<SettingSpec>& setting_specs() {
        "$XDG_DATA_HOME/netdoctor/netdoctor.db)",
        0,
        0,
-       {}},
+       {},
+       "",
+       false},
       {"collect.launcher",
        SettingType::Choice,
        "",
        "launcher for collect --hosts when --via is not given (empty: --via is required)",
        0,
        0,
-       {"", "ssh", "pdsh", "srun"}},
-      {"collect.parallel", SettingType::Integer, "16", "hosts collected at once", 1, 65536, {}},
+       {"", "ssh", "pdsh", "srun"},
+       "",
+       false},
+      {"collect.parallel",
+       SettingType::Integer,
+       "16",
+       "hosts collected at once",
+       1,
+       65536,
+       {},
+       "",
+       false},
       {"collect.command_timeout",
        SettingType::Seconds,
        "10",
        "seconds allowed each command",
        0,
        0,
-       {}},
-      {"collect.host_timeout", SettingType::Seconds, "300", "seconds allowed each host", 0, 0, {}},
+       {},
+       "",
+       false},
+      {"collect.host_timeout",
+       SettingType::Seconds,
+       "300",
+       "seconds allowed each host",
+       0,
+       0,
+       {},
+       "",
+       false},
       {"prometheus.timeout",
        SettingType::Seconds,
        "30",
        "seconds allowed each Prometheus query",
        0,
        0,
-       {}},
+       {},
+       "",
+       false},
       {"switches.timeout",
        SettingType::Seconds,
        "5",
        "seconds allowed each switch API request",
        0,
        0,
-       {}},
+       {},
+       "",
+       false},
   };
   return k_specs;
 }
@@ -90,6 +112,18 @@ Status convert(const SettingSpec& spec, std::string_view value, SettingValue& ou
         return make_error(ErrorCode::InvalidArgument,
                           fmt::format("{} must be a whole number from {} to {} (got '{}')",
                                       spec.key, spec.min, spec.max, shown));
+      }
+      out.number = *number;
+      out.text = format_number(*number);
+      return {};
+    }
+    case SettingType::Number: {
+      auto number = parse_double(trim(value));
+      if (!number || !std::isfinite(*number) || *number < spec.min || *number > spec.max) {
+        return make_error(
+            ErrorCode::InvalidArgument,
+            fmt::format("{} must be a number from {:g} to {:g}{} (got '{}')", spec.key, spec.min,
+                        spec.max, spec.unit.empty() ? "" : ", in " + spec.unit, shown));
       }
       out.number = *number;
       out.text = format_number(*number);
@@ -127,7 +161,7 @@ Status convert(const SettingSpec& spec, std::string_view value, SettingValue& ou
       out.text = shown;
       return {};
     case SettingType::Choice:
-      for (std::string_view choice : spec.choices) {
+      for (const std::string& choice : spec.choices) {
         if (choice == value) {
           out.text = shown;
           return {};
@@ -179,8 +213,13 @@ SettingSources SettingSources::from_environment() {
   return sources;
 }
 
-Settings::Settings() {
-  for (const SettingSpec& spec : setting_specs()) {
+Settings::Settings(std::vector<SettingSpec> thresholds) {
+  auto specs = std::make_shared<std::vector<SettingSpec>>(setting_specs());
+  for (SettingSpec& spec : thresholds) {
+    specs->push_back(std::move(spec));
+  }
+  m_specs = std::move(specs);
+  for (const SettingSpec& spec : *m_specs) {
     SettingValue value;
     value.spec = &spec;
     Status converted = convert(spec, spec.default_text, value);
@@ -212,12 +251,7 @@ Status Settings::set(std::string_view key, std::string_view value, const std::st
     current = std::move(next);
     return {};
   }
-  std::vector<std::string> keys;
-  for (const SettingSpec& spec : setting_specs()) {
-    keys.emplace_back(spec.key);
-  }
-  return make_error(ErrorCode::InvalidArgument,
-                    fmt::format("unknown key '{}'; known keys: {}", key, join(keys, ", ")), origin);
+  return make_error(ErrorCode::InvalidArgument, unknown_key_message(key), origin);
 }
 
 Status Settings::apply_file_text(std::string_view text, const std::string& file) {
@@ -252,6 +286,42 @@ Status Settings::apply_file_text(std::string_view text, const std::string& file)
   return {};
 }
 
+std::map<std::string, double, std::less<>> Settings::tuned_thresholds() const {
+  std::map<std::string, double, std::less<>> out;
+  for (const SettingValue& value : m_values) {
+    if (value.spec->threshold && !value.is_default()) {
+      out[value.spec->key] = value.number;
+    }
+  }
+  return out;
+}
+
+std::string Settings::unknown_key_message(std::string_view key) const {
+  // The table is long (every probe's thresholds): name the nearest keys, not all of them.
+  const std::string wanted(key);
+  std::vector<std::pair<std::size_t, std::string>> near;
+  for (const SettingSpec& spec : *m_specs) {
+    const std::size_t distance = runbook::edit_distance(wanted, spec.key);
+    const bool same_section =
+        spec.key.substr(0, spec.key.find('.') + 1) == wanted.substr(0, wanted.find('.') + 1);
+    if (distance <= std::max<std::size_t>(2, wanted.size() / 4) || same_section) {
+      near.emplace_back(distance, spec.key);
+    }
+  }
+  std::stable_sort(near.begin(), near.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < near.size() && i < 8; ++i) {
+    names.push_back(near[i].second);
+  }
+  return names.empty()
+             ? fmt::format("unknown key '{}' (`netdoctor config show` lists every key)", key)
+             : fmt::format(
+                   "unknown key '{}'; known keys near it: {} (`netdoctor config show` "
+                   "lists every key)",
+                   key, join(names, ", "));
+}
+
 std::vector<const SettingValue*> Settings::non_defaults() const {
   std::vector<const SettingValue*> out;
   for (const SettingValue& value : m_values) {
@@ -262,8 +332,9 @@ std::vector<const SettingValue*> Settings::non_defaults() const {
   return out;
 }
 
-Result<Settings> Settings::load(const SettingSources& sources) {
-  Settings settings;
+Result<Settings> Settings::load(const SettingSources& sources,
+                                std::vector<SettingSpec> thresholds) {
+  Settings settings(std::move(thresholds));
   auto apply_path = [&settings](const std::string& path, bool required) -> Status {
     if (path.empty()) {
       return {};

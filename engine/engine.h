@@ -2,6 +2,7 @@
 // explicit weights, localizes, ranks, and returns a Diagnosis.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "engine/diagnosis.h"
@@ -17,7 +18,10 @@ namespace netdoctor::engine {
 
 struct DiagnoseOptions {
   std::string symptom = "auto";
+  // The probes' thresholds come from the kb with `threshold_settings` applied
+  // (engine/thresholds.h), set by the pipeline; the rest is the caller's.
   probes::ProbeOptions probe_options;
+  std::map<std::string, double, std::less<>> threshold_settings;  // setting key -> value
   bool explain = false;
 };
 

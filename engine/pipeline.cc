@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/bundle.h"
+#include "engine/thresholds.h"
 #include "model/loader.h"
 
 namespace netdoctor::engine {
@@ -10,23 +11,28 @@ namespace netdoctor::engine {
 kb::KnownProbes known_probes(const probes::ProbeRegistry& registry) {
   kb::KnownProbes out;
   for (const probes::Probe* probe : registry.all()) {
-    out.push_back({probe->id(), probes::to_string(probe->cost()), probe->signals()});
+    out.push_back({probe->id(), probes::to_string(probe->cost()), probe->signals(),
+                   probe->spec().thresholds});
   }
   return out;
 }
 
 Result<KnowledgeBase> load_knowledge_base(const probes::ProbeRegistry& registry) {
   const kb::KnownProbes probes = known_probes(registry);
-  ND_TRY_ASSIGN(kb::Catalog catalog, kb::Catalog::load_embedded(probes));
+  ND_TRY_ASSIGN(kb::ProbeEntrySet entries, kb::ProbeEntrySet::load_embedded(probes));
+  ND_TRY_ASSIGN(kb::Catalog catalog, kb::Catalog::load_embedded(entries));
   ND_TRY_ASSIGN(kb::PlaybookSet playbooks, kb::PlaybookSet::load_embedded(catalog, probes));
-  return KnowledgeBase{std::move(catalog), std::move(playbooks)};
+  return KnowledgeBase{std::move(entries), std::move(catalog), std::move(playbooks)};
 }
 
 Result<Diagnosis> diagnose_fabric(const model::Fabric& fabric, const DiagnoseOptions& options) {
   probes::ProbeRegistry registry;
   probes::register_builtin_probes(registry);
   ND_TRY_ASSIGN(KnowledgeBase knowledge, load_knowledge_base(registry));
-  return diagnose(fabric, knowledge.catalog, knowledge.playbooks, registry, options);
+  DiagnoseOptions resolved = options;
+  resolved.probe_options.thresholds =
+      resolve_thresholds(knowledge.entries, options.threshold_settings);
+  return diagnose(fabric, knowledge.catalog, knowledge.playbooks, registry, resolved);
 }
 
 Result<Diagnosis> diagnose_bundle(const std::string& bundle_path, const DiagnoseOptions& options,

@@ -13,6 +13,7 @@
 #include "kb/catalog.h"
 #include "kb/known_probes.h"
 #include "kb/playbook.h"
+#include "kb/probe_entry.h"
 #include "model/fabric.h"
 #include "probes/probe.h"
 
@@ -22,14 +23,16 @@ namespace netdoctor::engine {
 kb::KnownProbes known_probes(const probes::ProbeRegistry& registry);
 
 struct KnowledgeBase {
+  kb::ProbeEntrySet entries;  // each probe's thresholds, signal weights and manual
   kb::Catalog catalog;
   kb::PlaybookSet playbooks;
 };
 
-// The embedded kb and playbooks, validated against `registry`.
+// The embedded kb (probe entries, causes) and playbooks, validated against `registry`.
 Result<KnowledgeBase> load_knowledge_base(const probes::ProbeRegistry& registry);
 
-// Runs the built-in probes over an already loaded fabric.
+// Runs the built-in probes over an already loaded fabric, with the kb's thresholds and the
+// options' threshold settings.
 Result<Diagnosis> diagnose_fabric(const model::Fabric& fabric, const DiagnoseOptions& options);
 
 // Opens `bundle_path` (directory or tar), loads it and diagnoses it.

@@ -27,52 +27,6 @@ std::string file_stem(const std::string& file) {
   return dot == std::string::npos ? name : name.substr(0, dot);
 }
 
-Result<SignalWeight> parse_weight(const toml::table& entry, const std::string& file,
-                                  const KnownProbes& probes, bool supporting) {
-  const std::string_view what = supporting ? "[[supports]]" : "[[against]]";
-  if (supporting) {
-    ND_TRY(check_keys(entry, {"probe", "signal", "weight", "note", "localizes"}, file, what));
-  } else {
-    ND_TRY(check_keys(entry, {"probe", "signal", "weight", "note"}, file, what));
-  }
-  SignalWeight out;
-  out.line = line_of(entry);
-  ND_TRY_ASSIGN(out.probe, require_string(entry, "probe", file));
-  ND_TRY_ASSIGN(out.signal, require_string(entry, "signal", file));
-  ND_TRY_ASSIGN(out.note, optional_string(entry, "note", file));
-  ND_TRY_ASSIGN(auto weight, optional_number(entry, "weight", file));
-  if (!weight || *weight <= 0.0) {
-    return toml_error(file, entry.source(), fmt::format("{} needs a positive 'weight'", what));
-  }
-  out.weight = *weight;
-  ND_TRY_ASSIGN(auto localizes, optional_bool(entry, "localizes", file));
-  out.localizes = localizes.value_or(true);
-
-  const ProbeInfo* probe = find_probe(probes, out.probe);
-  const toml::node* probe_node = entry.get("probe");
-  if (probe == nullptr) {
-    return toml_error(file, probe_node->source(),
-                      fmt::format("unknown probe '{}' (not registered)", out.probe));
-  }
-  if (!probe_has_signal(*probe, out.signal)) {
-    return toml_error(file, entry.get("signal")->source(),
-                      fmt::format("unknown signal '{}' for probe '{}'", out.signal, out.probe));
-  }
-  return out;
-}
-
-Result<std::vector<SignalWeight>> parse_weights(const toml::table& root, std::string_view key,
-                                                const std::string& file, const KnownProbes& probes,
-                                                bool supporting) {
-  ND_TRY_ASSIGN(auto entries, table_array(root, key, file));
-  std::vector<SignalWeight> out;
-  for (const toml::table* entry : entries) {
-    ND_TRY_ASSIGN(auto weight, parse_weight(*entry, file, probes, supporting));
-    out.push_back(std::move(weight));
-  }
-  return out;
-}
-
 Result<NextChangeTemplate> parse_next_change(const toml::table& root, const std::string& file) {
   const toml::node* node = root.get("next_change");
   if (node == nullptr || node->as_table() == nullptr) {
@@ -91,21 +45,16 @@ Result<NextChangeTemplate> parse_next_change(const toml::table& root, const std:
 
 }  // namespace
 
-Result<Cause> parse_cause(std::string_view text, const std::string& file,
-                          const KnownProbes& probes) {
+Result<Cause> parse_cause(std::string_view text, const std::string& file) {
   ND_TRY_ASSIGN(toml::table root, parse_toml(text, file));
-  ND_TRY(check_keys(root,
-                    {"id", "title", "mechanism", "category", "severity", "supports", "against",
-                     "remediation", "next_change", "source"},
-                    file, "cause"));
+  ND_TRY(check_keys(
+      root,
+      {"id", "title", "mechanism", "category", "severity", "remediation", "next_change", "source"},
+      file, "cause"));
   Cause cause;
   cause.file = file;
   ND_TRY_ASSIGN(cause.id, require_string(root, "id", file));
   const toml::node* id_node = root.get("id");
-  if (!is_spec_cause(cause.id)) {
-    return toml_error(file, id_node->source(),
-                      fmt::format("unknown cause id '{}' (not in spec/diagnosis.md)", cause.id));
-  }
   if (file_stem(file) != cause.id) {
     return toml_error(file, id_node->source(),
                       fmt::format("cause id '{}' does not match its file name", cause.id));
@@ -123,48 +72,68 @@ Result<Cause> parse_cause(std::string_view text, const std::string& file,
         file, root.get("severity")->source(),
         fmt::format("unknown severity '{}' (monitor, degrade, isolate)", cause.severity));
   }
-  ND_TRY_ASSIGN(cause.supports, parse_weights(root, "supports", file, probes, true));
-  if (cause.supports.empty()) {
-    return toml_error(file, root.source(), "a cause needs at least one [[supports]] entry");
-  }
-  ND_TRY_ASSIGN(cause.against, parse_weights(root, "against", file, probes, false));
   ND_TRY_ASSIGN(cause.remediation, string_list(root, "remediation", file, true));
   ND_TRY_ASSIGN(cause.next_change, parse_next_change(root, file));
   ND_TRY_ASSIGN(cause.source, require_string(root, "source", file));
   return cause;
 }
 
-Result<Catalog> Catalog::load(const std::vector<DataFile>& files, const KnownProbes& probes,
-                              bool require_all) {
+Result<Catalog> Catalog::load(const std::vector<DataFile>& files, const ProbeEntrySet& entries) {
   Catalog catalog;
   for (const auto& [file, text] : files) {
-    ND_TRY_ASSIGN(Cause cause, parse_cause(text, file, probes));
+    ND_TRY_ASSIGN(Cause cause, parse_cause(text, file));
     if (catalog.find(cause.id) != nullptr) {
       return make_error(ErrorCode::Parse, fmt::format("cause '{}' defined twice", cause.id),
                         file + ":1");
     }
     catalog.m_causes.push_back(std::move(cause));
   }
-  if (require_all) {
-    for (const auto& id : spec_cause_ids()) {
-      if (catalog.find(id) == nullptr) {
-        return make_error(ErrorCode::NotFound,
-                          fmt::format("no kb entry for cause '{}' (kb/causes/{}.toml)", id, id),
-                          "kb/causes");
-      }
-    }
-  }
-  const auto& order = spec_cause_ids();
-  auto rank = [&order](const Cause& cause) {
-    return std::find(order.begin(), order.end(), cause.id) - order.begin();
-  };
-  std::stable_sort(catalog.m_causes.begin(), catalog.m_causes.end(),
-                   [&rank](const Cause& a, const Cause& b) { return rank(a) < rank(b); });
+  std::sort(catalog.m_causes.begin(), catalog.m_causes.end(),
+            [](const Cause& a, const Cause& b) { return a.id < b.id; });
+  ND_TRY(catalog.gather_weights(entries));
   return catalog;
 }
 
-Result<Catalog> Catalog::load_embedded(const KnownProbes& probes) {
-  return load(embedded_files("kb/causes/"), probes, true);
+Status Catalog::gather_weights(const ProbeEntrySet& entries) {
+  for (const ProbeEntry& entry : entries.entries()) {
+    for (const SignalEntry& signal : entry.signals) {
+      for (const bool supporting : {true, false}) {
+        for (const CauseWeight& weight : supporting ? signal.supports : signal.against) {
+          auto cause = std::find_if(m_causes.begin(), m_causes.end(),
+                                    [&weight](const Cause& c) { return c.id == weight.cause; });
+          if (cause == m_causes.end()) {
+            return make_error(ErrorCode::Parse,
+                              fmt::format("signal '{}' weighs on unknown cause '{}' (no "
+                                          "kb/causes/{}.toml)",
+                                          signal.id, weight.cause, weight.cause),
+                              fmt::format("{}:{}", entry.file, weight.line));
+          }
+          SignalWeight rule{entry.probe,
+                            signal.id,
+                            weight.weight,
+                            weight.note,
+                            supporting ? weight.localizes : true,
+                            weight.line,
+                            entry.file};
+          (supporting ? cause->supports : cause->against).push_back(std::move(rule));
+        }
+      }
+    }
+  }
+  for (const Cause& cause : m_causes) {
+    if (cause.supports.empty()) {
+      return make_error(ErrorCode::Parse,
+                        fmt::format("no signal supports cause '{}': add a [[signal.supports]] "
+                                    "naming it to the entry of the probe that can see it",
+                                    cause.id),
+                        cause.file + ":1");
+    }
+  }
+  return {};
+}
+
+Result<Catalog> Catalog::load_embedded(const ProbeEntrySet& entries) {
+  return load(embedded_files("kb/causes/"), entries);
 }
 
 const Cause* Catalog::find(std::string_view id) const {

@@ -1,8 +1,8 @@
-// The root-cause catalog: one TOML file per spec cause id (kb/causes/<id>.toml), embedded at
-// build time. Each cause states how each probe signal weighs for it (`supports`) or against
-// it (`against`), its remediation, and the single next change to try. Loading validates
-// everything against the spec's cause ids and the registered probes' signals; every error
-// names file:line.
+// The root-cause catalog: one TOML file per cause (kb/causes/<id>.toml, embedded at build
+// time; the files are the list of causes), with its mechanism, remediation and the single next
+// change to try. How each probe signal weighs for a cause (`supports`) or against it
+// (`against`) is written with the signal, in its probe's entry (kb/probes/<probe>.toml), and
+// gathered here. Loading validates every cause id a weight names; errors name file:line.
 #pragma once
 
 #include <string>
@@ -12,6 +12,7 @@
 
 #include "base/result.h"
 #include "kb/known_probes.h"
+#include "kb/probe_entry.h"
 
 namespace netdoctor::kb {
 
@@ -22,6 +23,7 @@ struct SignalWeight {
   std::string note;       // why this signal bears on the cause
   bool localizes = true;  // its entities name the culprit (false for victims / side effects)
   int line = 0;
+  std::string file;  // the probe entry that states it
 };
 
 // Templates: {entity} {host} {nic} {device} {netdev} {port} {switch} {value} {fleet_normal}
@@ -48,26 +50,24 @@ struct Cause {
   std::string file;    // where it was loaded from
 };
 
-using DataFile = std::pair<std::string, std::string>;  // {file name, text}
-
 class Catalog {
  public:
-  // Loads every file; requires all spec cause ids to be present when `require_all` is set.
-  static Result<Catalog> load(const std::vector<DataFile>& files, const KnownProbes& probes,
-                              bool require_all = true);
+  // Loads every cause file and gathers each cause's weights from the probe entries. Every
+  // weight must name a cause that has its file, and every cause needs a supporting signal.
+  static Result<Catalog> load(const std::vector<DataFile>& files, const ProbeEntrySet& entries);
   // The kb/causes/*.toml compiled into the binary.
-  static Result<Catalog> load_embedded(const KnownProbes& probes);
+  static Result<Catalog> load_embedded(const ProbeEntrySet& entries);
 
   const Cause* find(std::string_view id) const;
-  const std::vector<Cause>& causes() const { return m_causes; }
+  const std::vector<Cause>& causes() const { return m_causes; }  // ordered by id
 
  private:
-  std::vector<Cause> m_causes;  // in spec order
+  Status gather_weights(const ProbeEntrySet& entries);
+  std::vector<Cause> m_causes;
 };
 
-// Parses and validates one cause file (exposed for tests).
-Result<Cause> parse_cause(std::string_view text, const std::string& file,
-                          const KnownProbes& probes);
+// Parses and validates one cause file, without its weights (exposed for tests).
+Result<Cause> parse_cause(std::string_view text, const std::string& file);
 
 // The embedded data files whose name starts with `prefix` ("kb/causes/", "playbooks/").
 std::vector<DataFile> embedded_files(std::string_view prefix);

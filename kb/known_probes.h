@@ -1,6 +1,7 @@
 // What the kb needs to know about the probes to validate its data: the probe ids, their cost
-// classes and their signal ids. The kb must not link the probes library, so callers (engine,
-// cli, tests) pass this plain description, built from the ProbeRegistry.
+// classes, their signal ids and the names of the thresholds they judge by. The kb must not link the
+// probes library, so callers (engine, cli, tests) pass this plain description, built from the
+// ProbeRegistry.
 #pragma once
 
 #include <string>
@@ -10,17 +11,14 @@ namespace netdoctor::kb {
 
 struct ProbeInfo {
   std::string id;
-  std::string cost;  // "passive", "config" or "active"
-  std::vector<std::string> signals;
+  std::string cost;                     // "passive", "config" or "active"
+  std::vector<std::string> signals;     // findings first, the clearing signal last
+  std::vector<std::string> thresholds;  // names, each with its [[threshold]] in the entry
 };
 
 using KnownProbes = std::vector<ProbeInfo>;
 
 const ProbeInfo* find_probe(const KnownProbes& probes, const std::string& id);
 bool probe_has_signal(const ProbeInfo& probe, const std::string& signal);
-
-// The root-cause ids of spec/diagnosis.md, in the spec's order.
-const std::vector<std::string>& spec_cause_ids();
-bool is_spec_cause(const std::string& id);
 
 }  // namespace netdoctor::kb

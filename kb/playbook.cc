@@ -18,21 +18,14 @@ namespace {
 
 Result<PlaybookStep> parse_step(const toml::table& entry, const std::string& file,
                                 const KnownProbes& probes) {
-  ND_TRY(check_keys(entry, {"probe", "cost", "why"}, file, "[[step]]"));
+  ND_TRY(check_keys(entry, {"probe", "why"}, file, "[[step]]"));
   PlaybookStep step;
   step.line = line_of(entry);
   ND_TRY_ASSIGN(step.probe, require_string(entry, "probe", file));
-  ND_TRY_ASSIGN(step.cost, require_string(entry, "cost", file));
   ND_TRY_ASSIGN(step.why, optional_string(entry, "why", file));
-  const ProbeInfo* probe = find_probe(probes, step.probe);
-  if (probe == nullptr) {
+  if (find_probe(probes, step.probe) == nullptr) {
     return toml_error(file, entry.get("probe")->source(),
                       fmt::format("unknown probe '{}' (not registered)", step.probe));
-  }
-  if (probe->cost != step.cost) {
-    return toml_error(file, entry.get("cost")->source(),
-                      fmt::format("probe '{}' has cost class '{}', not '{}'", step.probe,
-                                  probe->cost, step.cost));
   }
   return step;
 }
@@ -55,13 +48,41 @@ Result<StopRule> parse_stop(const toml::table& root, const std::string& file) {
   return stop;
 }
 
+int cost_rank(const KnownProbes& probes, const std::string& id) {
+  const ProbeInfo* probe = find_probe(probes, id);
+  const std::string cost = probe == nullptr ? std::string() : probe->cost;
+  return cost == "passive" ? 0 : cost == "config" ? 1 : 2;
+}
+
+// A sweep considers everything: causes it does not list follow the listed ones (by id), and a
+// probe it does not list runs after the listed probes of its cost class (in registry order).
+void complete_sweep(Playbook& playbook, const Catalog& catalog, const KnownProbes& probes) {
+  for (const auto& cause : catalog.causes()) {
+    if (std::find(playbook.candidates.begin(), playbook.candidates.end(), cause.id) ==
+        playbook.candidates.end()) {
+      playbook.candidates.push_back(cause.id);
+    }
+  }
+  for (const auto& probe : probes) {
+    const auto listed = [&probe](const PlaybookStep& step) { return step.probe == probe.id; };
+    if (std::any_of(playbook.steps.begin(), playbook.steps.end(), listed)) {
+      continue;
+    }
+    const int rank = cost_rank(probes, probe.id);
+    auto after = std::find_if(
+        playbook.steps.begin(), playbook.steps.end(),
+        [&](const PlaybookStep& step) { return cost_rank(probes, step.probe) > rank; });
+    playbook.steps.insert(after, PlaybookStep{probe.id, "the sweep runs every probe", 0});
+  }
+}
+
 }  // namespace
 
 Result<Playbook> parse_playbook(std::string_view text, const std::string& file,
                                 const Catalog& catalog, const KnownProbes& probes) {
   ND_TRY_ASSIGN(toml::table root, parse_toml(text, file));
-  ND_TRY(check_keys(root, {"symptom", "title", "candidates", "step", "stop", "source"}, file,
-                    "playbook"));
+  ND_TRY(check_keys(root, {"symptom", "title", "candidates", "step", "stop", "sweep", "source"},
+                    file, "playbook"));
   Playbook playbook;
   playbook.file = file;
   ND_TRY_ASSIGN(playbook.symptom, require_string(root, "symptom", file));
@@ -90,6 +111,11 @@ Result<Playbook> parse_playbook(std::string_view text, const std::string& file,
   }
   ND_TRY_ASSIGN(playbook.stop, parse_stop(root, file));
   ND_TRY_ASSIGN(playbook.source, require_string(root, "source", file));
+  ND_TRY_ASSIGN(auto sweep, optional_bool(root, "sweep", file));
+  playbook.sweep = sweep.value_or(false);
+  if (playbook.sweep) {
+    complete_sweep(playbook, catalog, probes);
+  }
   return playbook;
 }
 

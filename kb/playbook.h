@@ -1,8 +1,11 @@
 // Playbooks: one per symptom (playbooks/<symptom>.toml), plus `auto` for the general sweep.
 // A playbook lists the candidate causes in order of prior likelihood (DOMAIN.md's symptom
-// table), the probe steps with their cost class, and the stop rule. Loading validates probe
-// ids and cost classes against the registered probes and cause ids against the catalog;
-// errors name file:line.
+// table), the probe steps in the order to try them, and the stop rule. A probe's cost class
+// is its own (the registry's), not restated here. A sweep (`sweep = true`, the auto playbook)
+// considers every cause and runs every registered probe: its lists give the order, and what
+// they leave out follows them (a probe after the listed ones of its cost class). Loading
+// validates probe ids against the registered probes and cause ids against the catalog; errors
+// name file:line.
 #pragma once
 
 #include <string>
@@ -17,9 +20,8 @@ namespace netdoctor::kb {
 
 struct PlaybookStep {
   std::string probe;
-  std::string cost;  // must equal the probe's declared cost class
   std::string why;
-  int line = 0;
+  int line = 0;  // 0 for a step a sweep added
 };
 
 // Conclusive = the top cause's score reaches min_score and leads the runner-up by min_margin.
@@ -36,6 +38,7 @@ struct Playbook {
   std::vector<std::string> candidates;  // most likely first
   std::vector<PlaybookStep> steps;      // cheapest / most telling first
   StopRule stop;
+  bool sweep = false;
   std::string source;
   std::string file;
 };

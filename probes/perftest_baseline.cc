@@ -32,12 +32,12 @@ class PerftestBaselineProbe final : public BasicProbe {
   PerftestBaselineProbe()
       : BasicProbe("perftest-baseline", "perftest runs against the pair's healthy baseline",
                    CostClass::Passive, {"perftest", "perftest-baseline"},
-                   {"perftest-regression", "perftest-failed", "perftest-ok"}) {}
+                   {"perftest-regression", "perftest-failed", "perftest-ok"}, {"deviation"}) {}
 
  protected:
   void examine(const ProbeContext& context, ProbeResult& result) const override {
     const auto& runs = context.fabric.perftests;
-    const double threshold = context.options.baseline_threshold;
+    const double threshold = limit(context, "deviation");
     std::size_t current = 0;
     std::size_t compared = 0;
     for (const auto& run : runs) {

@@ -14,6 +14,21 @@ const char* to_string(CostClass cost) {
   return "unknown";
 }
 
+std::optional<CostClass> cost_class_named(std::string_view name) {
+  for (CostClass cost : {CostClass::Passive, CostClass::Config, CostClass::Active}) {
+    if (name == to_string(cost)) {
+      return cost;
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> ProbeSpec::signals() const {
+  std::vector<std::string> out = findings;
+  out.push_back(clearing);
+  return out;
+}
+
 const char* to_string(ProbeStatus status) {
   switch (status) {
     case ProbeStatus::Ran:
@@ -26,7 +41,9 @@ const char* to_string(ProbeStatus status) {
   return "unknown";
 }
 
-void ProbeRegistry::add(std::unique_ptr<Probe> probe) { m_probes.push_back(std::move(probe)); }
+void ProbeRegistry::add(std::unique_ptr<Probe> probe) {
+  m_probes.push_back(std::move(probe));
+}
 
 const Probe* ProbeRegistry::find(const std::string& id) const {
   for (const auto& probe : m_probes) {

@@ -2,11 +2,18 @@
 // of the fabric model (which was read through the capture source), compares each entity with
 // the fleet and with physical limits, and reports findings. It never says "nothing wrong"
 // when it could not see its data: it reports Skipped with the reason.
+//
+// What a probe is (its id, cost, the sources it reads, the signals it may report and the names
+// of the thresholds it judges by) is declared once, in its ProbeSpec. The threshold values,
+// what each signal means and which causes it weighs on live in the probe's knowledge-base entry
+// (kb/probes/<id>.toml), which is validated against the spec on load.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/fabric.h"
@@ -17,6 +24,19 @@ namespace netdoctor::probes {
 // not decided.
 enum class CostClass { Passive = 0, Config = 1, Active = 2 };
 const char* to_string(CostClass cost);
+std::optional<CostClass> cost_class_named(std::string_view name);
+
+struct ProbeSpec {
+  std::string id;           // stable, kebab-case: "pfc-pause"
+  std::string description;  // one line
+  CostClass cost = CostClass::Passive;
+  std::vector<std::string> reads;       // the model's source names (model/source_names.h)
+  std::vector<std::string> findings;    // signal ids of what it can find wrong
+  std::string clearing;                 // the signal that says it looked and found nothing
+  std::vector<std::string> thresholds;  // names of its kb thresholds
+  // Every signal id: the findings, then the clearing one.
+  std::vector<std::string> signals() const;
+};
 
 // One observation about the fabric. `signal` is a stable id the knowledge base refers to
 // (e.g. "pfc-pause-origin"); a signal that clears a cause (e.g. "mtu-consistent") is a finding
@@ -44,11 +64,18 @@ struct ProbeResult {
   double duration_ms = 0.0;
 };
 
-// Tunables a probe may read; every default is explained where it is used.
+// A probe's thresholds by name, and every probe's by probe id; the ones all probes share
+// (outlier rule, cumulative window) under k_fleet_thresholds.
+using Thresholds = std::map<std::string, double, std::less<>>;
+using ThresholdBook = std::map<std::string, Thresholds, std::less<>>;
+inline constexpr const char* k_fleet_thresholds = "fleet";
+
 struct ProbeOptions {
-  int roce_priority = 3;             // the lossless priority RoCE rides
-  double baseline_threshold = 0.05;  // perftest deviation that counts (article: 5 %)
-  bool allow_traffic = false;        // Active probes may send traffic (live only)
+  int roce_priority = 3;       // the lossless priority RoCE rides
+  bool allow_traffic = false;  // Active probes may send traffic (live only)
+  // The kb's values with the site's overrides applied (engine::resolve_thresholds). A probe
+  // asking for a threshold missing here fails rather than guessing.
+  ThresholdBook thresholds;
 };
 
 struct ProbeContext {
@@ -59,14 +86,14 @@ struct ProbeContext {
 class Probe {
  public:
   virtual ~Probe() = default;
-  virtual std::string id() const = 0;           // stable: "pfc-pause"
-  virtual std::string description() const = 0;  // one line
-  virtual CostClass cost() const = 0;
-  // The data sources it reads (SourceMap names, e.g. "ethtool -S", "show pfc counters").
-  virtual std::vector<std::string> reads() const = 0;
-  // Every signal id its findings may carry (docs/signals.md); the kb is validated against it.
-  virtual std::vector<std::string> signals() const = 0;
+  virtual const ProbeSpec& spec() const = 0;
   virtual ProbeResult run(const ProbeContext& context) const = 0;
+
+  const std::string& id() const { return spec().id; }
+  const std::string& description() const { return spec().description; }
+  CostClass cost() const { return spec().cost; }
+  const std::vector<std::string>& reads() const { return spec().reads; }
+  std::vector<std::string> signals() const { return spec().signals(); }
 };
 
 class ProbeRegistry {

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "probes/judgement.h"
+
 namespace netdoctor::probes {
 
 Reading read_counter(const std::vector<model::CounterSample>& samples, const std::string& name,
@@ -250,16 +252,26 @@ Finding make_finding(std::string signal, std::vector<std::string> entities, doub
 }
 
 BasicProbe::BasicProbe(std::string id, std::string description, CostClass cost,
-                       std::vector<std::string> reads, std::vector<std::string> signals)
-    : m_id(std::move(id)),
-      m_description(std::move(description)),
-      m_cost(cost),
-      m_reads(std::move(reads)),
-      m_signals(std::move(signals)) {}
+                       std::vector<std::string> reads, std::vector<std::string> signals,
+                       std::vector<std::string> thresholds) {
+  m_spec.thresholds = std::move(thresholds);
+  m_spec.id = std::move(id);
+  m_spec.description = std::move(description);
+  m_spec.cost = cost;
+  m_spec.reads = std::move(reads);
+  // The clearing signal comes last in every signal list.
+  m_spec.clearing = signals.back();
+  signals.pop_back();
+  m_spec.findings = std::move(signals);
+}
+
+double BasicProbe::limit(const ProbeContext& context, std::string_view name) const {
+  return Judgement(m_spec, context).limit(name);
+}
 
 ProbeResult BasicProbe::run(const ProbeContext& context) const {
   ProbeResult result;
-  result.probe_id = m_id;
+  result.probe_id = m_spec.id;
   result.status = ProbeStatus::Ran;
   examine(context, result);
   return result;

@@ -103,27 +103,22 @@ Finding make_finding(std::string signal, std::vector<std::string> entities, doub
                      std::string summary, std::optional<double> value = std::nullopt,
                      std::optional<double> fleet_normal = std::nullopt, std::string unit = {});
 
-// A probe whose identity is data; subclasses implement examine().
+// A probe not yet in the FleetProbe shape: its identity is data, examine() does the rest.
 class BasicProbe : public Probe {
  public:
   BasicProbe(std::string id, std::string description, CostClass cost,
-             std::vector<std::string> reads, std::vector<std::string> signals);
-  std::string id() const override { return m_id; }
-  std::string description() const override { return m_description; }
-  CostClass cost() const override { return m_cost; }
-  std::vector<std::string> reads() const override { return m_reads; }
-  std::vector<std::string> signals() const override { return m_signals; }
+             std::vector<std::string> reads, std::vector<std::string> signals,
+             std::vector<std::string> thresholds = {});
+  const ProbeSpec& spec() const override { return m_spec; }
+  // The value of one of its declared thresholds (see Judgement::limit).
+  double limit(const ProbeContext& context, std::string_view name) const;
   ProbeResult run(const ProbeContext& context) const override;
 
  protected:
   virtual void examine(const ProbeContext& context, ProbeResult& result) const = 0;
 
  private:
-  std::string m_id;
-  std::string m_description;
-  CostClass m_cost;
-  std::vector<std::string> m_reads;
-  std::vector<std::string> m_signals;
+  ProbeSpec m_spec;
 };
 
 }  // namespace netdoctor::probes

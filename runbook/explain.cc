@@ -14,16 +14,17 @@ namespace {
 std::vector<Sign> signs(const Library& library, const std::vector<kb::SignalWeight>& rules,
                         int roce_priority) {
   std::vector<Sign> out;
+  const TextFiller fill(roce_priority, &library.knowledge.entries);
   for (const auto& rule : rules) {
     Sign sign{rule.probe, rule.signal, rule.weight, rule.note, {}, {}};
     if (const ProbeManual* manual = library.manuals.find(rule.probe)) {
       std::size_t shown_by = 0;
       if (const SignalReading* reading = manual->reading(rule.signal)) {
-        sign.look_for = with_priority(reading->look_for, roce_priority);
+        sign.look_for = fill(reading->look_for, rule.probe);
         shown_by = reading->command;
       }
       if (shown_by < manual->commands.size()) {
-        sign.command = with_priority(manual->commands[shown_by].run, roce_priority);
+        sign.command = fill(manual->commands[shown_by].run, rule.probe);
       }
     }
     out.push_back(std::move(sign));
@@ -75,7 +76,7 @@ std::vector<std::string> suggest_causes(const Library& library, const std::strin
 }
 
 std::string show_template(const std::string& text, int roce_priority) {
-  std::string out = with_priority(text, roce_priority);
+  std::string out = kb::fill_placeholders(text, roce_priority, nullptr);
   const std::string priority = "{roce_priority}";
   std::size_t pos = 0;
   while ((pos = out.find(priority, pos)) != std::string::npos) {

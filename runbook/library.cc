@@ -6,8 +6,7 @@ Result<std::unique_ptr<Library>> load_library() {
   auto library = std::make_unique<Library>();
   probes::register_builtin_probes(library->registry);
   ND_TRY_ASSIGN(library->knowledge, engine::load_knowledge_base(library->registry));
-  ND_TRY_ASSIGN(library->manuals,
-                ManualSet::load_embedded(engine::known_probes(library->registry)));
+  ND_TRY_ASSIGN(library->manuals, ManualSet::from_entries(library->knowledge.entries));
   return library;
 }
 

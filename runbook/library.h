@@ -1,5 +1,6 @@
 // Everything the runbook and explain commands read: the registered probes, the kb and
-// playbooks validated against them (the engine's own loading), and the by-hand manuals.
+// playbooks validated against them (the engine's own loading), and the by-hand manuals
+// drawn from the probes' kb entries.
 #pragma once
 
 #include <memory>

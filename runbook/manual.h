@@ -1,8 +1,8 @@
-// The by-hand knowledge behind each probe (kb/manual/<probe-id>.toml, embedded at build time):
-// the commands a person runs on a host or a switch to see what the probe sees, the window
-// over which to read them, what a healthy fleet shows, and what to look for per signal.
-// Loading validates it against the registered probes and the known command table; every
-// error names file:line.
+// The by-hand knowledge behind each probe, from its kb entry (kb/probes/<probe-id>.toml): the
+// commands a person runs on a host or a switch to see what the probe sees, the window over
+// which to read them, what a healthy fleet shows, and what to look for per signal. Building it
+// checks every command against the known command table (tool, flags, the side it runs on) and
+// its <placeholders>; errors name file:line.
 #pragma once
 
 #include <cstddef>
@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "base/result.h"
-#include "kb/catalog.h"
-#include "kb/known_probes.h"
+#include "kb/probe_entry.h"
+#include "probes/probe.h"
 #include "runbook/known_commands.h"
 
 namespace netdoctor::runbook {
@@ -47,19 +47,30 @@ struct ProbeManual {
 // them from the culprit's entities.
 const std::vector<std::string>& known_placeholders();
 
-// Replaces {prio} with the RoCE priority.
-std::string with_priority(std::string_view text, int roce_priority);
+// Fills a probe's texts for people: {prio} with the RoCE priority and {name} with the value of
+// the probe's (or the fleet's) threshold as `values` has it, written in its unit (a fraction
+// as a percentage).
+class TextFiller {
+ public:
+  explicit TextFiller(int roce_priority, const kb::ProbeEntrySet* entries = nullptr,
+                      probes::ThresholdBook values = {});
+  std::string operator()(std::string_view text, std::string_view probe) const;
+  int roce_priority() const { return m_roce_priority; }
 
-Result<ProbeManual> parse_manual(std::string_view text, const std::string& file,
-                                 const kb::KnownProbes& probes);
+ private:
+  int m_roce_priority;
+  const kb::ProbeEntrySet* m_entries;
+  probes::ThresholdBook m_values;
+};
+
+// One probe's manual from its entry, each command checked.
+Result<ProbeManual> manual_of(const kb::ProbeEntry& entry);
+// Every probe's text filled: the manual as a person reads it.
+ProbeManual filled(const ProbeManual& manual, const TextFiller& fill);
 
 class ManualSet {
  public:
-  // `require_all`: every registered probe must have its manual.
-  static Result<ManualSet> load(const std::vector<kb::DataFile>& files,
-                                const kb::KnownProbes& probes, bool require_all = true);
-  // The kb/manual/*.toml compiled into the binary.
-  static Result<ManualSet> load_embedded(const kb::KnownProbes& probes);
+  static Result<ManualSet> from_entries(const kb::ProbeEntrySet& entries);
 
   const ProbeManual* find(std::string_view probe) const;
   const std::vector<ProbeManual>& manuals() const { return m_manuals; }
@@ -67,7 +78,5 @@ class ManualSet {
  private:
   std::vector<ProbeManual> m_manuals;
 };
-
-std::vector<kb::DataFile> embedded_manual_files();
 
 }  // namespace netdoctor::runbook

@@ -8,24 +8,11 @@
 #include "base/strings.h"
 #include "engine/planner.h"
 #include "engine/scoring.h"
+#include "engine/thresholds.h"
 
 namespace netdoctor::runbook {
 
 namespace {
-
-ProbeManual filled(const ProbeManual& manual, int roce_priority) {
-  ProbeManual out = manual;
-  out.window = with_priority(out.window, roce_priority);
-  out.healthy = with_priority(out.healthy, roce_priority);
-  for (auto& command : out.commands) {
-    command.run = with_priority(command.run, roce_priority);
-    command.shows = with_priority(command.shows, roce_priority);
-  }
-  for (auto& reading : out.readings) {
-    reading.look_for = with_priority(reading.look_for, roce_priority);
-  }
-  return out;
-}
 
 // Later steps whose probe carries clearing evidence against `cause`.
 std::vector<std::size_t> challengers(const kb::Cause& cause, const std::vector<RunbookStep>& steps,
@@ -98,8 +85,8 @@ std::string next_text(const SignalMeaning& meaning, const std::vector<RunbookSte
 
 }  // namespace
 
-Result<Runbook> build_runbook(const Library& library, const std::string& symptom,
-                              int roce_priority) {
+Result<Runbook> build_runbook(const Library& library, const std::string& symptom, int roce_priority,
+                              const engine::ThresholdSettings& site) {
   const kb::Playbook* playbook = library.knowledge.playbooks.find(symptom);
   if (playbook == nullptr) {
     return make_error(ErrorCode::InvalidArgument,
@@ -116,13 +103,15 @@ Result<Runbook> build_runbook(const Library& library, const std::string& symptom
   book.stop = playbook->stop;
   book.roce_priority = roce_priority;
 
+  const TextFiller fill(roce_priority, &library.knowledge.entries,
+                        engine::resolve_thresholds(library.knowledge.entries, site));
   // The engine's own plan: the playbook's steps in order, then the sanity sweep.
   for (const auto& planned : engine::make_plan(*playbook, library.registry)) {
     const probes::Probe& probe = *planned.probe;
     const ProbeManual* manual = library.manuals.find(probe.id());
     if (manual == nullptr) {
       return make_error(ErrorCode::NotFound, fmt::format("no manual for probe '{}'", probe.id()),
-                        "kb/manual");
+                        "kb/probes");
     }
     RunbookStep step;
     step.number = book.steps.size() + 1;
@@ -131,7 +120,7 @@ Result<Runbook> build_runbook(const Library& library, const std::string& symptom
     step.why = planned.why;
     step.from_playbook = planned.from_playbook;
     step.description = probe.description();
-    step.manual = filled(*manual, roce_priority);
+    step.manual = filled(*manual, fill);
     book.steps.push_back(std::move(step));
   }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "engine/thresholds.h"
 #include "kb/playbook.h"
 #include "runbook/library.h"
 #include "runbook/manual.h"
@@ -39,7 +40,7 @@ struct RunbookStep {
   std::string why;
   bool from_playbook = true;  // false: the symptom-independent sanity sweep
   std::string description;
-  ProbeManual manual;  // commands with {prio} filled in
+  ProbeManual manual;  // texts with {prio} and the thresholds filled in
   std::vector<SignalMeaning> signals;
 };
 
@@ -54,7 +55,8 @@ struct Runbook {
 };
 
 // The runbook of `symptom` (a spec symptom or "auto"); error for an unknown symptom.
+// Threshold placeholders in the manual texts show the kb's values with `site` applied.
 Result<Runbook> build_runbook(const Library& library, const std::string& symptom,
-                              int roce_priority = 3);
+                              int roce_priority = 3, const engine::ThresholdSettings& site = {});
 
 }  // namespace netdoctor::runbook

@@ -1,6 +1,7 @@
-// The repo carries its own copy of shared/scenarios and shared/reference (tests/fixtures/shared)
-// so that a clone tests on its own. Where the shared/ folder sits beside the checkout, the copy
-// must match it file for file: a changed or added upstream file fails here until it is copied.
+// The repo carries its own copy of shared/scenarios, shared/reference and shared/spec
+// (tests/fixtures/shared) so that a clone tests on its own. Where the shared/ folder sits beside
+// the checkout, the copy must match it file for file: a changed or added upstream file fails here
+// until it is copied.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -35,7 +36,7 @@ TEST(FixturesSync, RepoCopyMatchesSharedFolderWhereItExists) {
     GTEST_SKIP() << "no shared/ folder beside the checkout (" << upstream.string()
                  << "): the repo's fixtures are used as they are";
   }
-  for (const std::string part : {"scenarios", "reference"}) {
+  for (const std::string part : {"scenarios", "reference", "spec"}) {
     const auto theirs = files_under(upstream, part);
     const auto ours = files_under(copy, part);
     EXPECT_FALSE(ours.empty()) << "no fixtures under " << (copy / part).string();

@@ -65,27 +65,47 @@ const nlohmann::json& entry(const nlohmann::json& shown, const std::string& key)
   return k_missing;
 }
 
+// Every setting a run has: the general table and the probes' thresholds from the kb.
+Settings full_settings() {
+  auto thresholds = builtin_threshold_specs();
+  EXPECT_TRUE(thresholds.ok()) << thresholds.error().describe();
+  return Settings(thresholds.ok() ? std::move(thresholds).value() : std::vector<SettingSpec>{});
+}
+
+std::vector<SettingSpec> every_spec() {
+  std::vector<SettingSpec> specs = setting_specs();
+  auto thresholds = builtin_threshold_specs();
+  EXPECT_TRUE(thresholds.ok());
+  if (thresholds.ok()) {
+    specs.insert(specs.end(), thresholds->begin(), thresholds->end());
+  }
+  return specs;
+}
+
 std::string scenario(const std::string& name) {
   return netdoctor::testing::shared_dir() + "/scenarios/" + name + ".tar.gz";
 }
 
 TEST(SettingsTable, EveryDefaultIsValidAndKeysAreUnique) {
-  Settings settings;
+  Settings settings = full_settings();
   std::vector<std::string> keys;
-  for (const SettingSpec& spec : setting_specs()) {
-    Settings copy;
+  for (const SettingSpec& spec : every_spec()) {
+    Settings copy = full_settings();
     EXPECT_TRUE(copy.set(spec.key, spec.default_text, "test").ok()) << spec.key;
     EXPECT_EQ(std::count(keys.begin(), keys.end(), std::string(spec.key)), 0) << spec.key;
     keys.emplace_back(spec.key);
     EXPECT_TRUE(settings.get(spec.key).is_default());
   }
   EXPECT_TRUE(settings.non_defaults().empty());
+  EXPECT_TRUE(settings.tuned_thresholds().empty());
   EXPECT_DOUBLE_EQ(settings.number("baseline.threshold"), 0.05);
+  EXPECT_DOUBLE_EQ(settings.number("pfc-pause.min_pause_rate"), 100.0);
+  EXPECT_DOUBLE_EQ(settings.number("fleet.outlier_min_z"), 5.0);
   EXPECT_DOUBLE_EQ(settings.number("roce.priority"), 3.0);
 }
 
 TEST(SettingsTable, ValuesAreReadAsTheirTypes) {
-  Settings settings;
+  Settings settings = full_settings();
   EXPECT_TRUE(settings.set("baseline.threshold", "12%", "t").ok());
   EXPECT_DOUBLE_EQ(settings.number("baseline.threshold"), 0.12);
   EXPECT_TRUE(settings.set("baseline.threshold", "0.2", "t").ok());
@@ -100,19 +120,47 @@ TEST(SettingsTable, ValuesAreReadAsTheirTypes) {
   auto unknown = settings.set("roce.prio", "3", "--set");
   ASSERT_FALSE(unknown.ok());
   EXPECT_TRUE(has(unknown.error().describe(), "unknown key 'roce.prio'"));
-  EXPECT_TRUE(has(unknown.error().describe(), "roce.priority"));  // the known keys are listed
+  EXPECT_TRUE(has(unknown.error().describe(), "roce.priority"));  // the nearest keys are listed
+}
+
+TEST(SettingsTable, ThresholdsAreTypedByTheirUnit) {
+  Settings settings = full_settings();
+  // frames/s: any non-negative number.
+  EXPECT_TRUE(settings.set("pfc-pause.min_pause_rate", "250", "t").ok());
+  EXPECT_DOUBLE_EQ(settings.number("pfc-pause.min_pause_rate"), 250.0);
+  EXPECT_FALSE(settings.set("pfc-pause.min_pause_rate", "-1", "t").ok());
+  EXPECT_FALSE(settings.set("pfc-pause.min_pause_rate", "fast", "t").ok());
+  // fraction: a percentage.
+  EXPECT_TRUE(settings.set("pfc-pause.storm_share", "40%", "t").ok());
+  EXPECT_DOUBLE_EQ(settings.number("pfc-pause.storm_share"), 0.4);
+  // strength: 0..1; count: whole.
+  EXPECT_FALSE(settings.set("pfc-pause.quiet_strength", "1.5", "t").ok());
+  EXPECT_FALSE(settings.set("pfc-pause.congestion_group", "2.5", "t").ok());
+  EXPECT_TRUE(settings.set("pfc-pause.congestion_group", "6", "t").ok());
+  // Only what differs from the kb reaches the engine, keyed as the kb names it.
+  const auto tuned = settings.tuned_thresholds();
+  EXPECT_EQ(tuned.size(), 3u);
+  EXPECT_DOUBLE_EQ(tuned.at("pfc-pause.storm_share"), 0.4);
+  auto near = settings.set("pfc-pause.min_pause", "3", "--set");
+  ASSERT_FALSE(near.ok());
+  EXPECT_TRUE(has(near.error().describe(), "pfc-pause.min_pause_rate")) << near.error().describe();
 }
 
 TEST(ConfigShow, DefaultsWithTheirOrigin) {
   const Site site;
   const RunOutput text = site.run({"config", "show"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
-  for (const SettingSpec& spec : setting_specs()) {
+  for (const SettingSpec& spec : every_spec()) {
     EXPECT_TRUE(has(text.out, std::string(spec.key))) << spec.key;
   }
   EXPECT_TRUE(has(text.out, "(default)"));
+  EXPECT_TRUE(has(text.out, "pfc-pause.min_pause_rate")) << text.out;
   const auto shown = site.shown();
-  ASSERT_EQ(shown.size(), setting_specs().size());
+  ASSERT_EQ(shown.size(), every_spec().size());
+  EXPECT_EQ(entry(shown, "pfc-pause.min_pause_rate").at("value"), "100");
+  EXPECT_EQ(entry(shown, "pfc-pause.min_pause_rate").at("unit"), "frames/s");
+  EXPECT_TRUE(
+      has(entry(shown, "pfc-pause.min_pause_rate").at("meaning").get<std::string>(), "microburst"));
   EXPECT_EQ(entry(shown, "roce.priority").at("value"), "3");
   EXPECT_EQ(entry(shown, "roce.priority").at("origin"), "default");
 }
@@ -212,6 +260,61 @@ TEST(TunedThreshold, SiteFileChangesTheVerdictAndIsRecorded) {
   EXPECT_EQ(top_cause(flagged), "baseline-regression");
   ASSERT_TRUE(flagged.contains("settings"));
   EXPECT_EQ(flagged["settings"][0].at("origin"), "--threshold");
+}
+
+const nlohmann::json* evidence(const nlohmann::json& diagnosis, const std::string& signal) {
+  for (const auto& cause : diagnosis.at("causes")) {
+    for (const auto& item : cause.at("evidence")) {
+      if (item.at("signal") == signal) {
+        return &item;
+      }
+    }
+  }
+  return nullptr;
+}
+
+// A probe's own threshold from its kb entry, tuned by a site. With the pause floor raised far
+// above what anyone sends, the storm's origin stands on its NIC's own storm detector alone
+// (weaker evidence) and nobody counts as its victim; the record says which value it ran with.
+TEST(TunedThreshold, ProbeThresholdInASiteFileChangesTheEvidence) {
+  const Site site;
+  const auto by_default = diagnose_json(site, "pfc-storm", {"--no-record"});
+  ASSERT_EQ(top_cause(by_default), "pfc-storm");
+  const auto* origin = evidence(by_default, "pfc-storm-origin");
+  ASSERT_NE(origin, nullptr);
+  ASSERT_NE(evidence(by_default, "pfc-pause-victim"), nullptr);
+
+  write(site.system_file, "[pfc-pause]\nmin_pause_rate = 1000000\n");
+  const auto tuned = diagnose_json(site, "pfc-storm", {"--no-record"});
+  EXPECT_EQ(top_cause(tuned), "pfc-storm");  // the detector fired: still a storm
+  const auto* detector_only = evidence(tuned, "pfc-storm-origin");
+  ASSERT_NE(detector_only, nullptr);
+  EXPECT_LT(detector_only->at("weight").get<double>(), origin->at("weight").get<double>());
+  EXPECT_EQ(evidence(tuned, "pfc-pause-victim"), nullptr) << tuned.dump(1);
+  ASSERT_TRUE(tuned.contains("settings")) << tuned.dump(1);
+  EXPECT_EQ(tuned["settings"][0].at("key"), "pfc-pause.min_pause_rate");
+  EXPECT_EQ(tuned["settings"][0].at("origin"), site.system_file + ":2");
+
+  // --set above the file puts the kb's value back.
+  const auto reset =
+      diagnose_json(site, "pfc-storm", {"--no-record", "--set", "pfc-pause.min_pause_rate=100"});
+  ASSERT_NE(evidence(reset, "pfc-pause-victim"), nullptr);
+
+  // A bad value for a threshold is a usage error naming its file and line.
+  write(site.system_file, "[pfc-pause]\nstorm_share = \"half\"\n");
+  const RunOutput bad = site.run({"diagnose", "--bundle", scenario("pfc-storm")});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(has(bad.err, site.system_file + ":2")) << bad.err;
+}
+
+TEST(TunedThreshold, RunbookShowsTheSitesValue) {
+  const Site site;
+  RunOutput book = site.run({"runbook", "slowdown"});
+  ASSERT_EQ(book.exit_code, 0) << book.err;
+  EXPECT_TRUE(has(book.out, "under 100 pause frames/s")) << book.out;
+  book = site.run({"runbook", "slowdown", "--set", "pfc-pause.min_pause_rate=400"});
+  ASSERT_EQ(book.exit_code, 0) << book.err;
+  EXPECT_TRUE(has(book.out, "under 400 pause frames/s")) << book.out;
 }
 
 TEST(TunedThreshold, PostmortemListsTheSettingsADiagnosisRanWith) {

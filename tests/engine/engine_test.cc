@@ -20,29 +20,39 @@ using testing::FakeProbe;
 using testing::finding;
 
 // A small kb over three fake probes: a passive pause probe, a passive clock probe (outside
-// the playbook: the sanity sweep) and an active perftest.
-std::string cause_file(const std::string& id, const std::string& probe, const std::string& signal,
-                       double weight, const std::string& clearing, const std::string& extra = "") {
+// the playbook: the sanity sweep) and an active perftest. The causes carry no weights: each
+// probe's entry says how its signals weigh.
+std::string cause_file(const std::string& id, const std::string& probe) {
   return "id = \"" + id + "\"\ntitle = \"" + id +
          " title\"\nmechanism = \"m\"\n"
          "category = \"congestion\"\nseverity = \"degrade\"\nsource = \"DOMAIN.md\"\n"
          "remediation = [\"fix {netdev} on {host}\", \"check {switch}\"]\n"
-         "[[supports]]\nprobe = \"" +
-         probe + "\"\nsignal = \"" + signal + "\"\nweight = " + std::to_string(weight) + "\n" +
-         extra + "[[against]]\nprobe = \"" + probe + "\"\nsignal = \"" + clearing +
-         "\"\nweight = 5.0\n"
          "[next_change]\nvariable = \"v of {entity}\"\nfrom = \"{value}\"\nto = "
          "\"{fleet_normal}\"\n"
          "action = \"change {host}\"\nverify = \"re-run " +
          probe + "\"\n";
 }
 
+// One [[signal]] of an entry and its weight on `cause` (`kind` "supports" or "against").
+std::string signal_block(const std::string& signal, const std::string& kind,
+                         const std::string& cause, double weight, const std::string& extra = "") {
+  return "[[signal]]\nid = \"" + signal + "\"\nmeans = \"m\"\nlook_for = \"l\"\n[[signal." + kind +
+         "]]\ncause = \"" + cause + "\"\nweight = " + std::to_string(weight) + "\n" + extra;
+}
+
+std::string entry_file(const std::string& probe, const std::string& signals) {
+  return "probe = \"" + probe +
+         "\"\ntitle = \"t\"\nwindow = \"w\"\nhealthy = \"h\"\n"
+         "[[command]]\nside = \"host\"\nrun = \"ethtool -S <netdev>\"\nshows = \"s\"\n" +
+         signals;
+}
+
 const char* k_playbook =
     "symptom = \"slowdown\"\ntitle = \"t\"\nsource = \"DOMAIN.md\"\n"
     "candidates = [\"pfc-storm\", \"baseline-regression\"]\n"
     "[stop]\nmin_score = 3.0\nmin_margin = 2.0\n"
-    "[[step]]\nprobe = \"pause\"\ncost = \"passive\"\n"
-    "[[step]]\nprobe = \"live-perftest\"\ncost = \"active\"\n";
+    "[[step]]\nprobe = \"pause\"\n"
+    "[[step]]\nprobe = \"live-perftest\"\n";
 
 struct Fixture {
   probes::ProbeRegistry registry;
@@ -52,17 +62,29 @@ struct Fixture {
 };
 
 void load_kb(Fixture& fixture) {
-  const std::string victim =
-      "[[supports]]\nprobe = \"pause\"\nsignal = \"victim\"\nweight = 1.0\nlocalizes = false\n";
   std::vector<kb::DataFile> causes = {
-      {"kb/causes/pfc-storm.toml",
-       cause_file("pfc-storm", "pause", "origin", 5.0, "quiet", victim)},
-      {"kb/causes/clock-skew.toml", cause_file("clock-skew", "clock", "offset", 5.0, "clock-ok")},
-      {"kb/causes/baseline-regression.toml",
-       cause_file("baseline-regression", "live-perftest", "regression", 3.0, "perf-ok")},
+      {"kb/causes/pfc-storm.toml", cause_file("pfc-storm", "pause")},
+      {"kb/causes/clock-skew.toml", cause_file("clock-skew", "clock")},
+      {"kb/causes/baseline-regression.toml", cause_file("baseline-regression", "live-perftest")},
+  };
+  std::vector<kb::DataFile> entries = {
+      {"kb/probes/pause.toml",
+       entry_file("pause",
+                  signal_block("origin", "supports", "pfc-storm", 5.0) +
+                      signal_block("victim", "supports", "pfc-storm", 1.0, "localizes = false\n") +
+                      signal_block("quiet", "against", "pfc-storm", 5.0))},
+      {"kb/probes/clock.toml",
+       entry_file("clock", signal_block("offset", "supports", "clock-skew", 5.0) +
+                               signal_block("clock-ok", "against", "clock-skew", 5.0))},
+      {"kb/probes/live-perftest.toml",
+       entry_file("live-perftest",
+                  signal_block("regression", "supports", "baseline-regression", 3.0) +
+                      signal_block("perf-ok", "against", "baseline-regression", 5.0))},
   };
   auto known = known_probes(fixture.registry);
-  auto catalog = kb::Catalog::load(causes, known, false);
+  auto probe_entries = kb::ProbeEntrySet::load(entries, known, false);
+  ASSERT_TRUE(probe_entries.ok()) << probe_entries.error().describe();
+  auto catalog = kb::Catalog::load(causes, *probe_entries);
   ASSERT_TRUE(catalog.ok()) << catalog.error().describe();
   fixture.catalog = std::move(catalog).value();
   auto playbooks = kb::PlaybookSet::load({{"playbooks/slowdown.toml", k_playbook}}, fixture.catalog,

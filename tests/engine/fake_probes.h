@@ -25,25 +25,26 @@ class FakeProbe final : public probes::Probe {
   FakeProbe(std::string id, probes::CostClass cost, std::vector<std::string> signals,
             std::vector<probes::Finding> findings, int* runs = nullptr,
             probes::ProbeStatus status = probes::ProbeStatus::Ran, std::string reason = "")
-      : m_id(std::move(id)),
-        m_cost(cost),
-        m_signals(std::move(signals)),
-        m_findings(std::move(findings)),
+      : m_findings(std::move(findings)),
         m_runs(runs),
         m_status(status),
-        m_reason(std::move(reason)) {}
+        m_reason(std::move(reason)) {
+    m_spec.id = std::move(id);
+    m_spec.description = "fake " + m_spec.id;
+    m_spec.cost = cost;
+    // The last signal is the clearing one, as in every real probe.
+    m_spec.clearing = signals.back();
+    signals.pop_back();
+    m_spec.findings = std::move(signals);
+  }
 
-  std::string id() const override { return m_id; }
-  std::string description() const override { return "fake " + m_id; }
-  probes::CostClass cost() const override { return m_cost; }
-  std::vector<std::string> reads() const override { return {}; }
-  std::vector<std::string> signals() const override { return m_signals; }
+  const probes::ProbeSpec& spec() const override { return m_spec; }
   probes::ProbeResult run(const probes::ProbeContext&) const override {
     if (m_runs != nullptr) {
       ++*m_runs;
     }
     probes::ProbeResult result;
-    result.probe_id = m_id;
+    result.probe_id = m_spec.id;
     result.status = m_status;
     result.reason = m_reason;
     if (m_status == probes::ProbeStatus::Ran) {
@@ -53,9 +54,7 @@ class FakeProbe final : public probes::Probe {
   }
 
  private:
-  std::string m_id;
-  probes::CostClass m_cost;
-  std::vector<std::string> m_signals;
+  probes::ProbeSpec m_spec;
   std::vector<probes::Finding> m_findings;
   int* m_runs;
   probes::ProbeStatus m_status;

@@ -5,21 +5,16 @@
 #include <algorithm>
 #include <string>
 
-#include "documented_probes.h"
+#include "tests/kb/registered.h"
 
 namespace netdoctor::kb {
 namespace {
 
-using testing::documented_probes;
-
-Catalog embedded_catalog() {
-  auto catalog = Catalog::load_embedded(documented_probes());
-  EXPECT_TRUE(catalog.ok()) << catalog.error().describe();
-  return catalog.ok() ? std::move(catalog).value() : Catalog();
-}
+using testing::embedded_catalog;
+using testing::registered;
 
 std::string playbook_text(const std::string& candidates, const std::string& probe,
-                          const std::string& cost) {
+                          const std::string& why = "why") {
   return "symptom = \"timeouts\"\n"  // 1
          "title = \"Timeouts\"\n"    // 2
          "source = \"DOMAIN.md\"\n"  // 3
@@ -31,13 +26,13 @@ std::string playbook_text(const std::string& candidates, const std::string& prob
          "probe = \"" +
          probe +
          "\"\n"  // 7
-         "cost = \"" +
-         cost + "\"\n";  // 8
+         "why = \"" +
+         why + "\"\n";  // 8
 }
 
 TEST(Playbooks, EveryEmbeddedPlaybookLoadsOnePerSymptom) {
   Catalog catalog = embedded_catalog();
-  auto set = PlaybookSet::load_embedded(catalog, documented_probes());
+  auto set = PlaybookSet::load_embedded(catalog, registered());
   ASSERT_TRUE(set.ok()) << set.error().describe();
   for (const auto& symptom : spec_symptoms()) {
     const Playbook* playbook = set->find(symptom);
@@ -49,9 +44,11 @@ TEST(Playbooks, EveryEmbeddedPlaybookLoadsOnePerSymptom) {
 
 TEST(Playbooks, StepsGoFromCheapToExpensiveWithinEachPlaybook) {
   Catalog catalog = embedded_catalog();
-  auto set = PlaybookSet::load_embedded(catalog, documented_probes());
+  auto set = PlaybookSet::load_embedded(catalog, registered());
   ASSERT_TRUE(set.ok());
-  auto rank = [](const std::string& cost) {
+  // The cost class is the probe's own (the registry's), never restated in a playbook.
+  auto rank = [](const std::string& probe) {
+    const std::string cost = find_probe(registered(), probe)->cost;
     return cost == "passive" ? 0 : cost == "config" ? 1 : 2;
   };
   for (const auto& playbook : set->playbooks()) {
@@ -61,7 +58,7 @@ TEST(Playbooks, StepsGoFromCheapToExpensiveWithinEachPlaybook) {
       continue;
     }
     for (std::size_t i = 1; i < playbook.steps.size(); ++i) {
-      EXPECT_LE(rank(playbook.steps[i - 1].cost), rank(playbook.steps[i].cost))
+      EXPECT_LE(rank(playbook.steps[i - 1].probe), rank(playbook.steps[i].probe))
           << playbook.file << ":" << playbook.steps[i].line;
     }
   }
@@ -69,21 +66,28 @@ TEST(Playbooks, StepsGoFromCheapToExpensiveWithinEachPlaybook) {
 
 TEST(Playbooks, AutoPlaybookConsidersEveryCause) {
   Catalog catalog = embedded_catalog();
-  auto set = PlaybookSet::load_embedded(catalog, documented_probes());
+  auto set = PlaybookSet::load_embedded(catalog, registered());
   ASSERT_TRUE(set.ok());
   const Playbook* sweep = set->find("auto");
   ASSERT_NE(sweep, nullptr);
-  for (const auto& id : spec_cause_ids()) {
-    EXPECT_NE(std::find(sweep->candidates.begin(), sweep->candidates.end(), id),
+  EXPECT_TRUE(sweep->sweep);
+  for (const auto& cause : catalog.causes()) {
+    EXPECT_NE(std::find(sweep->candidates.begin(), sweep->candidates.end(), cause.id),
               sweep->candidates.end())
-        << id;
+        << cause.id;
+  }
+  // ... and runs every registered probe, whether its file lists it or not.
+  for (const auto& probe : registered()) {
+    EXPECT_TRUE(std::any_of(sweep->steps.begin(), sweep->steps.end(),
+                            [&probe](const PlaybookStep& step) { return step.probe == probe.id; }))
+        << probe.id;
   }
 }
 
 TEST(Playbooks, UnknownProbeIsRejectedWithFileAndLine) {
   Catalog catalog = embedded_catalog();
-  auto playbook = parse_playbook(playbook_text("\"clock-skew\"", "ntp-probe", "passive"),
-                                 "playbooks/timeouts.toml", catalog, documented_probes());
+  auto playbook = parse_playbook(playbook_text("\"clock-skew\"", "ntp-probe"),
+                                 "playbooks/timeouts.toml", catalog, registered());
   ASSERT_FALSE(playbook.ok());
   EXPECT_EQ(playbook.error().context, "playbooks/timeouts.toml:7");
   EXPECT_NE(playbook.error().message.find("ntp-probe"), std::string::npos);
@@ -91,25 +95,48 @@ TEST(Playbooks, UnknownProbeIsRejectedWithFileAndLine) {
 
 TEST(Playbooks, UnknownCauseIsRejectedWithFileAndLine) {
   Catalog catalog = embedded_catalog();
-  auto playbook = parse_playbook(playbook_text("\"clock-skew\", \"gremlins\"", "clock", "passive"),
-                                 "playbooks/timeouts.toml", catalog, documented_probes());
+  auto playbook = parse_playbook(playbook_text("\"clock-skew\", \"gremlins\"", "clock"),
+                                 "playbooks/timeouts.toml", catalog, registered());
   ASSERT_FALSE(playbook.ok());
   EXPECT_EQ(playbook.error().context, "playbooks/timeouts.toml:4");
   EXPECT_NE(playbook.error().message.find("gremlins"), std::string::npos);
 }
 
-TEST(Playbooks, CostClassMustMatchTheProbe) {
+TEST(Playbooks, AStepRestatingTheProbesCostIsRejected) {
+  // The cost class is the probe's own: a playbook that writes it again could only disagree.
   Catalog catalog = embedded_catalog();
-  auto playbook = parse_playbook(playbook_text("\"clock-skew\"", "clock", "active"),
-                                 "playbooks/timeouts.toml", catalog, documented_probes());
+  auto playbook = parse_playbook(playbook_text("\"clock-skew\"", "clock") + "cost = \"passive\"\n",
+                                 "playbooks/timeouts.toml", catalog, registered());
   ASSERT_FALSE(playbook.ok());
-  EXPECT_EQ(playbook.error().context, "playbooks/timeouts.toml:8");
+  EXPECT_EQ(playbook.error().context, "playbooks/timeouts.toml:9");
+}
+
+TEST(Playbooks, ASweepAddsWhatItDoesNotListAfterItsCostClass) {
+  Catalog catalog = embedded_catalog();
+  std::string text = playbook_text("\"clock-skew\"", "mtu") + "\n";
+  text.insert(text.find("candidates"), "sweep = true\n");
+  auto playbook = parse_playbook(text, "playbooks/auto.toml", catalog, registered());
+  ASSERT_TRUE(playbook.ok()) << playbook.error().describe();
+  EXPECT_EQ(playbook->candidates.front(), "clock-skew");
+  EXPECT_EQ(playbook->candidates.size(), catalog.causes().size());
+  ASSERT_EQ(playbook->steps.size(), registered().size());
+  // The passive probes come before the one listed config probe, the other config ones after.
+  const auto listed = std::find_if(playbook->steps.begin(), playbook->steps.end(),
+                                   [](const PlaybookStep& step) { return step.line > 0; });
+  ASSERT_NE(listed, playbook->steps.end());
+  EXPECT_EQ(listed->probe, "mtu");
+  for (auto step = playbook->steps.begin(); step != listed; ++step) {
+    EXPECT_EQ(find_probe(registered(), step->probe)->cost, "passive") << step->probe;
+  }
+  for (auto step = listed + 1; step != playbook->steps.end(); ++step) {
+    EXPECT_NE(find_probe(registered(), step->probe)->cost, "passive") << step->probe;
+  }
 }
 
 TEST(Playbooks, UnknownKeyIsRejectedWithFileAndLine) {
   Catalog catalog = embedded_catalog();
-  std::string text = playbook_text("\"clock-skew\"", "clock", "passive") + "timeout = 5\n";
-  auto playbook = parse_playbook(text, "playbooks/timeouts.toml", catalog, documented_probes());
+  std::string text = playbook_text("\"clock-skew\"", "clock") + "timeout = 5\n";
+  auto playbook = parse_playbook(text, "playbooks/timeouts.toml", catalog, registered());
   ASSERT_FALSE(playbook.ok());
   EXPECT_EQ(playbook.error().context, "playbooks/timeouts.toml:9");
   EXPECT_NE(playbook.error().message.find("timeout"), std::string::npos);
@@ -117,9 +144,8 @@ TEST(Playbooks, UnknownKeyIsRejectedWithFileAndLine) {
 
 TEST(Playbooks, StopRuleDefaultsAndOverrides) {
   Catalog catalog = embedded_catalog();
-  std::string text =
-      playbook_text("\"clock-skew\"", "clock", "passive") + "\n[stop]\nmin_score = 4.5\n";
-  auto playbook = parse_playbook(text, "playbooks/timeouts.toml", catalog, documented_probes());
+  std::string text = playbook_text("\"clock-skew\"", "clock") + "\n[stop]\nmin_score = 4.5\n";
+  auto playbook = parse_playbook(text, "playbooks/timeouts.toml", catalog, registered());
   ASSERT_TRUE(playbook.ok()) << playbook.error().describe();
   EXPECT_DOUBLE_EQ(playbook->stop.min_score, 4.5);
   EXPECT_DOUBLE_EQ(playbook->stop.min_margin, StopRule{}.min_margin);

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 
+#include "engine/pipeline.h"
+#include "engine/thresholds.h"
+
 namespace netdoctor::testing {
 
 namespace {
@@ -17,8 +20,19 @@ const probes::ProbeRegistry& registry() {
 }
 }  // namespace
 
+probes::ThresholdBook kb_thresholds(const std::map<std::string, double, std::less<>>& site) {
+  static const kb::ProbeEntrySet entries = [] {
+    auto loaded = kb::ProbeEntrySet::load_embedded(engine::known_probes(registry()));
+    EXPECT_TRUE(loaded.ok()) << loaded.error().describe();
+    return loaded.ok() ? std::move(loaded).value() : kb::ProbeEntrySet();
+  }();
+  return engine::resolve_thresholds(entries, site);
+}
+
 probes::ProbeResult run_probe(const std::string& id, const model::Fabric& fabric,
-                              probes::ProbeOptions options) {
+                              probes::ProbeOptions options,
+                              const std::map<std::string, double, std::less<>>& site) {
+  options.thresholds = kb_thresholds(site);
   const probes::Probe* probe = registry().find(id);
   if (probe == nullptr) {
     ADD_FAILURE() << "no probe " << id;

@@ -1,6 +1,7 @@
 // Running one built-in probe on a hand-built fabric and picking out its findings.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -9,8 +10,12 @@
 
 namespace netdoctor::testing {
 
+// Runs with the kb's thresholds, `site` applied (setting key -> value, as a site file sets).
 probes::ProbeResult run_probe(const std::string& id, const model::Fabric& fabric,
-                              probes::ProbeOptions options = {});
+                              probes::ProbeOptions options = {},
+                              const std::map<std::string, double, std::less<>>& site = {});
+// The thresholds every probe judges by, as the kb has them with `site` applied.
+probes::ThresholdBook kb_thresholds(const std::map<std::string, double, std::less<>>& site = {});
 std::vector<probes::Finding> with_signal(const probes::ProbeResult& result,
                                          const std::string& signal);
 bool names(const probes::Finding& finding, const std::string& entity);

@@ -53,7 +53,7 @@ TEST(Runbook, StepsFollowThePlaybookInOrderThenTheSanitySweep) {
       if (i < playbook.steps.size()) {
         EXPECT_EQ(step.probe, playbook.steps[i].probe) << playbook.symptom << " step " << i + 1;
         EXPECT_EQ(step.why, playbook.steps[i].why);
-        EXPECT_EQ(step.cost, playbook.steps[i].cost);
+        EXPECT_EQ(step.cost, probes::to_string(library().registry.find(step.probe)->cost()));
         EXPECT_TRUE(step.from_playbook);
       } else {
         EXPECT_FALSE(step.from_playbook) << playbook.symptom << " " << step.probe;
