@@ -50,6 +50,7 @@ void add_plan_command(CLI::App& app, Context& context);
 void add_collect_command(CLI::App& app, Context& context);
 void add_runbook_command(CLI::App&, Context&);
 void add_explain_command(CLI::App&, Context&);
+void add_probes_command(CLI::App&, Context&);
 void add_config_command(CLI::App&, Context&);
 
 }  // namespace netdoctor::cli

@@ -23,6 +23,8 @@ const std::vector<CommandEntry>& command_table() {
        add_runbook_command},
       {"explain", "a root cause from the kb: mechanism, signs, remediation, first change",
        add_explain_command},
+      {"probes", "the probes: what each reads, its signals and weights, its thresholds",
+       add_probes_command},
       {"config", "the site configuration in effect: every value and where it came from",
        add_config_command},
   };

@@ -45,6 +45,25 @@ probes::ProbeResult run_probe(const std::string& id, const model::Fabric& fabric
   return result;
 }
 
+const std::set<std::string>& clearing_signals() {
+  static const std::set<std::string> signals = [] {
+    std::set<std::string> out;
+    for (const probes::Probe* probe : registry().all()) {
+      out.insert(probe->spec().clearing);
+    }
+    return out;
+  }();
+  return signals;
+}
+
+std::vector<std::string> registered_ids() {
+  std::vector<std::string> ids;
+  for (const probes::Probe* probe : registry().all()) {
+    ids.push_back(probe->id());
+  }
+  return ids;
+}
+
 std::vector<probes::Finding> with_signal(const probes::ProbeResult& result,
                                          const std::string& signal) {
   std::vector<probes::Finding> out;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ probes::ThresholdBook kb_thresholds(const std::map<std::string, double, std::les
 std::vector<probes::Finding> with_signal(const probes::ProbeResult& result,
                                          const std::string& signal);
 bool names(const probes::Finding& finding, const std::string& entity);
+// The clearing signal of every registered probe (its spec's), and the registered ids.
+const std::set<std::string>& clearing_signals();
+std::vector<std::string> registered_ids();
 // Every finding's signal must be one the probe declares; returns the offenders.
 std::vector<std::string> undeclared_signals(const std::string& id,
                                             const probes::ProbeResult& result);

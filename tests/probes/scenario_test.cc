@@ -39,11 +39,7 @@ const std::map<std::string, Expectation> k_by_cause = {
     {"baseline-regression", {"perftest-baseline", "perftest-regression"}},
 };
 
-const std::set<std::string> k_clearing = {
-    "pfc-quiet",      "drops-clear",         "ecn-active",         "retransmits-clear",
-    "link-clean",     "link-speed-ok",       "ecmp-balanced",      "capacity-balanced",
-    "mtu-consistent", "firmware-consistent", "qos-consistent",     "isolation-ok",
-    "clock-ok",       "addressing-ok",       "packet-size-normal", "perftest-ok"};
+const std::set<std::string>& k_clearing = clearing_signals();
 
 std::optional<model::Fabric> load(const std::string& bundle_file) {
   auto bundle = open_bundle(shared_dir() + "/scenarios/" + bundle_file);
