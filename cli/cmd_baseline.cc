@@ -12,14 +12,12 @@
 #include "cli/command.h"
 #include "cli/number_checks.h"
 #include "cli/store_glue.h"
-#include "kb/store/baseline_check.h"
-#include "kb/store/time_format.h"
 #include "model/loader.h"
+#include "store/baseline_check.h"
+#include "store/time_format.h"
 
 namespace netdoctor::cli {
 namespace {
-
-namespace store = netdoctor::kb::store;
 
 struct BaselineOptions {
   std::string db;

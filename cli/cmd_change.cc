@@ -10,14 +10,12 @@
 #include "cli/store_glue.h"
 #include "engine/pipeline.h"
 #include "engine/render.h"
-#include "kb/store/change_verdict.h"
-#include "kb/store/postmortem.h"
-#include "kb/store/time_format.h"
+#include "store/change_verdict.h"
+#include "store/postmortem.h"
+#include "store/time_format.h"
 
 namespace netdoctor::cli {
 namespace {
-
-namespace store = netdoctor::kb::store;
 
 struct ChangeOptions {
   std::string db;

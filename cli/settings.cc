@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "base/strings.h"
-#include "kb/store/baseline_check.h"
+#include "store/baseline_check.h"
 
 namespace netdoctor::cli {
 
@@ -97,7 +97,7 @@ Status convert(const SettingSpec& spec, std::string_view value, SettingValue& ou
     }
     case SettingType::Fraction: {
       // Read as every --threshold flag reads it: "5%", "5" (percent) or "0.05" (fraction).
-      auto fraction = kb::store::parse_threshold(std::string(value));
+      auto fraction = store::parse_threshold(std::string(value));
       if (!fraction) {
         return make_error(ErrorCode::InvalidArgument,
                           fmt::format("{} must be a percentage between 0 and 100, like 5% (got "

@@ -12,13 +12,11 @@
 #include "base/clock.h"
 #include "base/sample_source.h"
 #include "base/strings.h"
-#include "kb/store/change_verdict.h"
 #include "model/loader.h"
+#include "store/change_verdict.h"
 
 namespace netdoctor::cli {
 namespace {
-
-namespace store = netdoctor::kb::store;
 
 std::string env_or_empty(const char* name) {
   const char* value = std::getenv(name);

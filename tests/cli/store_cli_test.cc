@@ -10,16 +10,15 @@
 #include <sstream>
 
 #include "cli/store_glue.h"
-#include "kb/store/change_repository.h"
-#include "kb/store/database.h"
-#include "kb/store/incident_repository.h"
+#include "store/change_repository.h"
+#include "store/database.h"
+#include "store/incident_repository.h"
 #include "tests/support/run_netdoctor.h"
 #include "tests/support/test_paths.h"
 
 namespace netdoctor::cli {
 namespace {
 
-namespace store = netdoctor::kb::store;
 using netdoctor::testing::make_temp_dir;
 using netdoctor::testing::read_text;
 

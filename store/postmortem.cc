@@ -1,4 +1,4 @@
-#include "kb/store/postmortem.h"
+#include "store/postmortem.h"
 
 #include <fmt/format.h>
 
@@ -7,11 +7,11 @@
 #include <optional>
 
 #include "base/strings.h"
-#include "kb/store/change_verdict.h"
-#include "kb/store/database.h"
-#include "kb/store/time_format.h"
+#include "store/change_verdict.h"
+#include "store/database.h"
+#include "store/time_format.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 namespace {
 
 struct Event {
@@ -464,4 +464,4 @@ nlohmann::json render_postmortem_json(const PostmortemData& data) {
   return out;
 }
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

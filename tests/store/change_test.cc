@@ -1,13 +1,13 @@
 #include <gtest/gtest.h>
 
-#include "kb/store/change_repository.h"
-#include "kb/store/change_verdict.h"
-#include "kb/store/database.h"
-#include "kb/store/incident_repository.h"
-#include "kb/store/postmortem.h"
+#include "store/change_repository.h"
+#include "store/change_verdict.h"
+#include "store/database.h"
+#include "store/incident_repository.h"
+#include "store/postmortem.h"
 #include "tests/support/test_paths.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 namespace {
 
 class StoreChange : public ::testing::Test {
@@ -195,4 +195,4 @@ TEST(ChangeVerdictLogic, MissingFiguresGiveNoEffect) {
 }
 
 }  // namespace
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

@@ -1,11 +1,11 @@
 #include <gtest/gtest.h>
 
-#include "kb/store/baseline_check.h"
-#include "kb/store/baseline_repository.h"
-#include "kb/store/database.h"
+#include "store/baseline_check.h"
+#include "store/baseline_repository.h"
+#include "store/database.h"
 #include "tests/support/test_paths.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 namespace {
 
 PerfRun bw_run(const std::string& client, const std::string& server, const std::string& device,
@@ -145,4 +145,4 @@ TEST(BaselinePair, ClientServerNamesSplitOnDoubleUnderscore) {
 }
 
 }  // namespace
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

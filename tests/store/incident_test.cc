@@ -1,12 +1,12 @@
 #include <gtest/gtest.h>
 
-#include "kb/store/change_repository.h"
-#include "kb/store/database.h"
-#include "kb/store/incident_repository.h"
-#include "kb/store/postmortem.h"
+#include "store/change_repository.h"
+#include "store/database.h"
+#include "store/incident_repository.h"
+#include "store/postmortem.h"
 #include "tests/support/test_paths.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 namespace {
 
 DiagnosisRecord pfc_storm_diagnosis(double at) {
@@ -173,4 +173,4 @@ TEST(ShellQuote, PlainValuesStayBareOthersAreQuoted) {
 }
 
 }  // namespace
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

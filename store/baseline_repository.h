@@ -10,7 +10,7 @@
 
 #include "base/result.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 
 class Database;
 
@@ -51,4 +51,4 @@ class BaselineRepository {
   Database& m_db;
 };
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "base/result.h"
-#include "kb/store/change_repository.h"
-#include "kb/store/incident_repository.h"
+#include "store/change_repository.h"
+#include "store/incident_repository.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 
 class Database;
 
@@ -32,4 +32,4 @@ std::string reverse_change_arguments(const Change& change);
 // Quotes a value for a POSIX shell when it needs it.
 std::string shell_quote(const std::string& value);
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

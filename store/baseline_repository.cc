@@ -1,8 +1,8 @@
-#include "kb/store/baseline_repository.h"
+#include "store/baseline_repository.h"
 
-#include "kb/store/database.h"
+#include "store/database.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 namespace {
 
 constexpr const char* k_select =
@@ -106,4 +106,4 @@ Result<std::vector<PerfRun>> BaselineRepository::for_pair(const std::string& cli
   return query("WHERE client = ? AND server = ?", {client, server});
 }
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store
