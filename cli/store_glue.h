@@ -1,6 +1,6 @@
-// The glue between the engine/model types and the SQLite store (kb/store, which only knows
-// plain structs): where the database lives, recording a diagnosis in an incident, judging a
-// change from a re-run, and turning perftest results into baseline runs.
+// The glue between the engine/model types and the SQLite store (store/, which only knows
+// plain structs): where the database lives, a diagnosis as the store's record (recorded in an
+// incident, or handed to store::verify_change), and perftest results as baseline runs.
 #pragma once
 
 #include <cstdint>
@@ -54,28 +54,6 @@ store::DiagnosisRecord to_record(const engine::Diagnosis& diagnosis, std::string
 Result<std::int64_t> record_diagnosis(store::Database& db, std::optional<std::int64_t> incident,
                                       const engine::Diagnosis& diagnosis, std::string scope,
                                       std::string json_text);
-
-struct VerifyOutcome {
-  store::Change change;  // as stored after the verification
-  store::ChangeVerdict verdict = store::ChangeVerdict::NoEffect;
-  std::vector<store::Figure> figures;
-  std::string cause_id;  // the incident's top cause before the change
-  bool symptom_gone = false;
-  bool confirmed = false;         // the cause was marked confirmed by this change
-  std::int64_t diagnosis_id = 0;  // the stored re-run
-};
-
-// Judges change `change_id` from `after` (its incident's playbook re-run on new data):
-// compares the evidence of the incident's top cause before the change with the re-run,
-// stores the figures, the verdict and the re-run, and when the symptom is gone marks the
-// cause confirmed by this change. One transaction.
-Result<VerifyOutcome> verify_change(store::Database& db, std::int64_t change_id,
-                                    const engine::Diagnosis& after, const std::string& after_json,
-                                    const std::string& source, double at);
-
-// The figures of `before`'s top cause against the same evidence in `after`.
-std::vector<store::Figure> evidence_figures(const store::DiagnosisRecord& before,
-                                            const store::DiagnosisRecord& after);
 
 // A baseline run from one perftest result; nullopt when it has no usable figure.
 std::optional<store::PerfRun> to_perf_run(const model::PerftestResult& result, double at,

@@ -3,7 +3,7 @@
 #include "store/baseline_check.h"
 #include "store/baseline_repository.h"
 #include "store/database.h"
-#include "tests/support/test_paths.h"
+#include "tests/store/store_fixture.h"
 
 namespace netdoctor::store {
 namespace {
@@ -31,15 +31,7 @@ PerfRun lat_run(const std::string& client, const std::string& server, double us)
   return run;
 }
 
-class StoreBaseline : public ::testing::Test {
- protected:
-  void SetUp() override {
-    auto db = Database::open(netdoctor::testing::make_temp_dir("baseline") + "/nd.db");
-    ASSERT_TRUE(db.ok()) << db.error().describe();
-    m_db.emplace(std::move(db).value());
-  }
-  std::optional<Database> m_db;
-};
+using StoreBaseline = StoreTest;
 
 TEST_F(StoreBaseline, PairSixPercentBelowIsFlaggedFourPercentIsNot) {
   BaselineRepository baselines(*m_db);

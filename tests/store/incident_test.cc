@@ -4,7 +4,7 @@
 #include "store/database.h"
 #include "store/incident_repository.h"
 #include "store/postmortem.h"
-#include "tests/support/test_paths.h"
+#include "tests/store/store_fixture.h"
 
 namespace netdoctor::store {
 namespace {
@@ -36,15 +36,7 @@ DiagnosisRecord pfc_storm_diagnosis(double at) {
   return record;
 }
 
-class StoreIncident : public ::testing::Test {
- protected:
-  void SetUp() override {
-    auto db = Database::open(netdoctor::testing::make_temp_dir("incident") + "/nd.db");
-    ASSERT_TRUE(db.ok()) << db.error().describe();
-    m_db.emplace(std::move(db).value());
-  }
-  std::optional<Database> m_db;
-};
+using StoreIncident = StoreTest;
 
 TEST_F(StoreIncident, DiagnosisWithoutIncidentOpensOneAndStoresQueryableRows) {
   IncidentRepository incidents(*m_db);
