@@ -236,4 +236,23 @@ std::string markdown_cell(std::string_view s) {
   return printable(out);
 }
 
+std::string shell_quote(std::string_view word, std::string_view plain_punctuation) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [&](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           plain_punctuation.find(c) != std::string_view::npos;
+  });
+  if (plain) {
+    return std::string(word);
+  }
+  std::string out = "'";
+  for (char c : word) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
 }  // namespace netdoctor

@@ -37,6 +37,14 @@ std::optional<double> parse_double(std::string_view s);  // finite values only
 std::string printable(std::string_view s);
 // `s` as one Markdown table cell: '|' escaped, line breaks as spaces, control bytes as printable.
 std::string markdown_cell(std::string_view s);
+
+// The punctuation a POSIX shell word may hold unquoted, besides ASCII letters and digits.
+inline constexpr std::string_view k_shell_plain_punctuation = "_-./=:,@%+";
+// `word` as one POSIX shell word: as it is when it is non-empty and made only of ASCII letters,
+// digits and `plain_punctuation` (a subset of k_shell_plain_punctuation: a caller may quote
+// more, never less); otherwise in single quotes, each ' written '\''.
+std::string shell_quote(std::string_view word,
+                        std::string_view plain_punctuation = k_shell_plain_punctuation);
 // "61,115,381" -> 61115381 (SONiC tables); also accepts plain digits.
 std::optional<std::uint64_t> parse_grouped_u64(std::string_view s);
 // Hex with or without 0x.

@@ -234,21 +234,6 @@ std::vector<SettingRow> settings_used(const PostmortemData& data) {
 
 }  // namespace
 
-std::string shell_quote(const std::string& value) {
-  bool plain = !value.empty() && std::all_of(value.begin(), value.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
-           std::string_view("_-./:=@%+,").find(c) != std::string_view::npos;
-  });
-  if (plain) {
-    return value;
-  }
-  std::string quoted = "'";
-  for (char c : value) {
-    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  }
-  return quoted + "'";
-}
-
 std::string reverse_change_arguments(const Change& change) {
   return fmt::format("--entity {} --var {} --from {} --to {}", shell_quote(change.entity),
                      shell_quote(change.variable), shell_quote(change.to),

@@ -156,12 +156,17 @@ TEST_F(StoreIncident, PostmortemHasTimelineFiguresVerdictsAndRollbacks) {
   EXPECT_GE(json["timeline"].size(), 6u);
 }
 
-TEST(ShellQuote, PlainValuesStayBareOthersAreQuoted) {
-  EXPECT_EQ(shell_quote("150KB"), "150KB");
-  EXPECT_EQ(shell_quote("3,4"), "3,4");
-  EXPECT_EQ(shell_quote("two words"), "'two words'");
-  EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
-  EXPECT_EQ(shell_quote(""), "''");
+TEST(ReverseChange, SwapsFromAndToQuotingOnlyWhatTheShellNeeds) {
+  Change change;
+  change.entity = "nic:node07/mlx5_2";
+  change.variable = "pfc priorities";
+  change.from = "3,4";
+  change.to = "it's@50%+1";
+  EXPECT_EQ(reverse_change_arguments(change),
+            "--entity nic:node07/mlx5_2 --var 'pfc priorities' --from 'it'\\''s@50%+1' --to 3,4");
+  change.to = "user@host+50%";  // bare: a shell takes '@', '%' and '+' as they are
+  EXPECT_EQ(reverse_change_arguments(change),
+            "--entity nic:node07/mlx5_2 --var 'pfc priorities' --from user@host+50% --to 3,4");
 }
 
 }  // namespace

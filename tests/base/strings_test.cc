@@ -1,0 +1,38 @@
+// The string helpers every layer shares: shell quoting.
+#include "base/strings.h"
+
+#include <gtest/gtest.h>
+
+namespace netdoctor {
+namespace {
+
+TEST(ShellQuote, PlainWordsStayBare) {
+  EXPECT_EQ(shell_quote("150KB"), "150KB");
+  EXPECT_EQ(shell_quote("3,4"), "3,4");
+  EXPECT_EQ(shell_quote("nic:node07/mlx5_2"), "nic:node07/mlx5_2");
+  EXPECT_EQ(shell_quote("--host=a_b.c"), "--host=a_b.c");
+  EXPECT_EQ(shell_quote("user@host+50%"), "user@host+50%");
+}
+
+TEST(ShellQuote, EverythingElseIsSingleQuoted) {
+  EXPECT_EQ(shell_quote(""), "''");
+  EXPECT_EQ(shell_quote("two words"), "'two words'");
+  EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
+  EXPECT_EQ(shell_quote("''"), "''\\'''\\'''");
+  EXPECT_EQ(shell_quote("$(reboot)"), "'$(reboot)'");
+  EXPECT_EQ(shell_quote("a;b|c&d"), "'a;b|c&d'");
+  EXPECT_EQ(shell_quote("*.toml"), "'*.toml'");
+  EXPECT_EQ(shell_quote("~root"), "'~root'");
+  EXPECT_EQ(shell_quote("tab\there"), "'tab\there'");
+  EXPECT_EQ(shell_quote("caf\xc3\xa9"), "'caf\xc3\xa9'");  // only ASCII letters are plain
+}
+
+TEST(ShellQuote, ACallerMayQuoteMorePunctuation) {
+  EXPECT_EQ(shell_quote("a+b@c", "_-./:,="), "'a+b@c'");
+  EXPECT_EQ(shell_quote("a-b:c", "_-./:,="), "a-b:c");
+  EXPECT_EQ(shell_quote("a-b", ""), "'a-b'");
+  EXPECT_EQ(shell_quote("abc09", ""), "abc09");
+}
+
+}  // namespace
+}  // namespace netdoctor
