@@ -255,4 +255,23 @@ std::string shell_quote(std::string_view word, std::string_view plain_punctuatio
   return out + "'";
 }
 
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  // One row of the dynamic-programming table at a time: distances from a[0..i) to each b[0..j).
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) {
+    row[j] = j;
+  }
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + cost});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
 }  // namespace netdoctor

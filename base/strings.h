@@ -45,6 +45,10 @@ inline constexpr std::string_view k_shell_plain_punctuation = "_-./=:,@%+";
 // more, never less); otherwise in single quotes, each ' written '\''.
 std::string shell_quote(std::string_view word,
                         std::string_view plain_punctuation = k_shell_plain_punctuation);
+
+// The Levenshtein distance: the fewest single-byte insertions, deletions and substitutions
+// that turn `a` into `b` (what makes a typo's nearest known word).
+std::size_t edit_distance(std::string_view a, std::string_view b);
 // "61,115,381" -> 61115381 (SONiC tables); also accepts plain digits.
 std::optional<std::uint64_t> parse_grouped_u64(std::string_view s);
 // Hex with or without 0x.

@@ -33,24 +33,6 @@ std::vector<Sign> signs(const Library& library, const std::vector<kb::SignalWeig
 
 }  // namespace
 
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) {
-    row[j] = j;
-  }
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + cost});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 std::vector<std::string> suggest_causes(const Library& library, const std::string& id) {
   const std::string wanted = to_lower(id);
   // A typo costs a few edits; a third of the word is still recognisably the same id.

@@ -1,4 +1,4 @@
-// The string helpers every layer shares: shell quoting.
+// The string helpers every layer shares: shell quoting, edit distance.
 #include "base/strings.h"
 
 #include <gtest/gtest.h>
@@ -32,6 +32,19 @@ TEST(ShellQuote, ACallerMayQuoteMorePunctuation) {
   EXPECT_EQ(shell_quote("a-b:c", "_-./:,="), "a-b:c");
   EXPECT_EQ(shell_quote("a-b", ""), "'a-b'");
   EXPECT_EQ(shell_quote("abc09", ""), "abc09");
+}
+
+TEST(EditDistance, CountsInsertionsDeletionsAndSubstitutions) {
+  EXPECT_EQ(edit_distance("clock-skew", "clock-skew"), 0u);
+  EXPECT_EQ(edit_distance("", "abc"), 3u);
+  EXPECT_EQ(edit_distance("abc", ""), 3u);
+  EXPECT_EQ(edit_distance("lossy", "lossyy"), 1u);      // insertion
+  EXPECT_EQ(edit_distance("diagnose", "dagnose"), 1u);  // deletion
+  EXPECT_EQ(edit_distance("collect", "collent"), 1u);   // substitution
+  EXPECT_EQ(edit_distance("storm", "strom"), 2u);       // a swap is two edits, not one
+  EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
+  EXPECT_EQ(edit_distance("sitting", "kitten"), 3u);
+  EXPECT_EQ(edit_distance("mtu", "mtu-mismatch"), 9u);
 }
 
 }  // namespace
