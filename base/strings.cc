@@ -221,19 +221,20 @@ std::string printable(std::string_view s) {
   return out;
 }
 
-std::string markdown_cell(std::string_view s) {
+std::string markdown_cell(std::string_view s, CellControls controls) {
+  const bool escape = controls == CellControls::Printable;
   std::string out;
   out.reserve(s.size());
   for (char c : s) {
     if (c == '|') {
       out += "\\|";
-    } else if (c == '\n' || c == '\r') {
+    } else if (c == '\n' || (escape && c == '\r')) {
       out += ' ';
     } else {
       out += c;
     }
   }
-  return printable(out);
+  return escape ? printable(out) : out;
 }
 
 std::string shell_quote(std::string_view word, std::string_view plain_punctuation) {

@@ -35,8 +35,16 @@ std::optional<double> parse_double(std::string_view s);  // finite values only
 // `s` safe for a terminal: control bytes (C0, DEL) become "\xNN", so text from files never
 // acts as escape sequences.
 std::string printable(std::string_view s);
-// `s` as one Markdown table cell: '|' escaped, line breaks as spaces, control bytes as printable.
-std::string markdown_cell(std::string_view s);
+// What markdown_cell does with control bytes other than '\n'.
+enum class CellControls {
+  Printable,  // '\r' becomes a space too, the rest "\xNN" as printable() writes them: for text
+              // that may come from a capture, which must not reach a terminal as escapes
+  Verbatim,   // left as they are: the runbook's cells (embedded kb text, and evidence
+              // summaries when annotated), which have always been written so
+};
+// `s` as one Markdown table cell: '|' escaped as "\|", '\n' as a space, other control bytes as
+// `controls` says.
+std::string markdown_cell(std::string_view s, CellControls controls = CellControls::Printable);
 
 // The punctuation a POSIX shell word may hold unquoted, besides ASCII letters and digits.
 inline constexpr std::string_view k_shell_plain_punctuation = "_-./=:,@%+";

@@ -164,11 +164,13 @@ std::string render_explanation_markdown(const CauseExplanation& x) {
   out += "## Signs\n\n| | Probe | Signal | Weight | Why | By hand |\n|---|---|---|---|---|---|\n";
   for (const auto& s : x.supports) {
     out += fmt::format("| for | `{}` | `{}` | {:g} | {} | {} |\n", s.probe, s.signal, s.weight,
-                       escape_cell(s.note), escape_cell(s.look_for));
+                       markdown_cell(s.note, CellControls::Verbatim),
+                       markdown_cell(s.look_for, CellControls::Verbatim));
   }
   for (const auto& s : x.against) {
     out += fmt::format("| against | `{}` | `{}` | {:g} | {} | {} |\n", s.probe, s.signal, s.weight,
-                       escape_cell(s.note), escape_cell(s.look_for));
+                       markdown_cell(s.note, CellControls::Verbatim),
+                       markdown_cell(s.look_for, CellControls::Verbatim));
   }
   out += "\n## Remediation\n\n";
   for (std::size_t i = 0; i < x.remediation.size(); ++i) {
@@ -176,8 +178,10 @@ std::string render_explanation_markdown(const CauseExplanation& x) {
   }
   out += "\n## First change to try (one variable at a time)\n\n";
   out += "| Variable | From | To |\n|---|---|---|\n";
-  out += fmt::format("| {} | {} | {} |\n\n", escape_cell(x.next_change.variable),
-                     escape_cell(x.next_change.from), escape_cell(x.next_change.to));
+  out += fmt::format("| {} | {} | {} |\n\n",
+                     markdown_cell(x.next_change.variable, CellControls::Verbatim),
+                     markdown_cell(x.next_change.from, CellControls::Verbatim),
+                     markdown_cell(x.next_change.to, CellControls::Verbatim));
   out +=
       fmt::format("- **Do:** {}\n- **Verify:** {}\n", x.next_change.action, x.next_change.verify);
   out += "\n## Symptoms that consider it\n\n";
@@ -201,7 +205,7 @@ std::string render_cause_list_markdown(const Library& library) {
   std::string out = "| Cause | Category | Severity | Title |\n|---|---|---|---|\n";
   for (const auto& cause : library.knowledge.catalog.causes()) {
     out += fmt::format("| `{}` | {} | {} | {} |\n", cause.id, cause.category, cause.severity,
-                       escape_cell(cause.title));
+                       markdown_cell(cause.title, CellControls::Verbatim));
   }
   return out;
 }

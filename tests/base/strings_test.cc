@@ -1,4 +1,4 @@
-// The string helpers every layer shares: shell quoting, edit distance.
+// The string helpers every layer shares: shell quoting, edit distance, Markdown table cells.
 #include "base/strings.h"
 
 #include <gtest/gtest.h>
@@ -45,6 +45,27 @@ TEST(EditDistance, CountsInsertionsDeletionsAndSubstitutions) {
   EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
   EXPECT_EQ(edit_distance("sitting", "kitten"), 3u);
   EXPECT_EQ(edit_distance("mtu", "mtu-mismatch"), 9u);
+}
+
+TEST(MarkdownCell, PipesAreEscapedAndLineBreaksBecomeSpaces) {
+  EXPECT_EQ(markdown_cell("a|b"), "a\\|b");
+  EXPECT_EQ(markdown_cell("two\nlines"), "two lines");
+  EXPECT_EQ(markdown_cell("dos\r\nline"), "dos  line");
+  EXPECT_EQ(markdown_cell(""), "");
+  EXPECT_EQ(markdown_cell("plain text, 41 000 frames/s"), "plain text, 41 000 frames/s");
+}
+
+TEST(MarkdownCell, OtherControlBytesAreShownNotSent) {
+  EXPECT_EQ(markdown_cell("red\x1b[31m"), "red\\x1b[31m");
+  EXPECT_EQ(markdown_cell("tab\there"), "tab\\x09here");
+  EXPECT_EQ(markdown_cell("del\x7f"), "del\\x7f");
+  EXPECT_EQ(markdown_cell("caf\xc3\xa9"), "caf\xc3\xa9");  // UTF-8 is not a control byte
+}
+
+TEST(MarkdownCell, VerbatimTouchesOnlyPipesAndNewlines) {
+  EXPECT_EQ(markdown_cell("a|b\nc", CellControls::Verbatim), "a\\|b c");
+  EXPECT_EQ(markdown_cell("dos\r\nline", CellControls::Verbatim), "dos\r line");
+  EXPECT_EQ(markdown_cell("tab\there\x1b", CellControls::Verbatim), "tab\there\x1b");
 }
 
 }  // namespace
