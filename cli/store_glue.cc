@@ -262,10 +262,7 @@ std::vector<store::PerfRun> capture_baselines(CommandRunner& runner, Clock& cloc
                  << (result.error.empty() ? "output not understood" : result.error) << "\n";
         continue;
       }
-      progress << label << ": "
-               << (run->bw_gbps ? fmt::format("{:.2f} Gb/s", *run->bw_gbps)
-                                : fmt::format("{:.2f} us", run->lat_us.value_or(0.0)))
-               << "\n";
+      progress << label << ": " << store::figure_text(*run) << "\n";
       runs.push_back(std::move(*run));
     }
   }

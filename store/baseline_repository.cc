@@ -1,5 +1,7 @@
 #include "store/baseline_repository.h"
 
+#include <fmt/format.h>
+
 #include "store/database.h"
 
 namespace netdoctor::store {
@@ -34,6 +36,13 @@ std::optional<std::int64_t> msg_bytes_param(const PerfRun& run) {
 }
 
 }  // namespace
+
+std::string figure_text(const PerfRun& run) {
+  if (run.bw_gbps) {
+    return fmt::format("{:.2f} Gb/s", *run.bw_gbps);
+  }
+  return run.lat_us ? fmt::format("{:.2f} us", *run.lat_us) : "-";
+}
 
 std::optional<std::pair<std::string, std::string>> parse_pair(const std::string& text) {
   auto split_at = text.find("__");

@@ -29,6 +29,9 @@ struct PerfRun {
   std::string pair() const { return client + "__" + server; }  // as in spec/bundle.md
 };
 
+// The run's figure for people: "97.12 Gb/s" for bandwidth, else "1.85 us" for latency, else "-".
+std::string figure_text(const PerfRun& run);
+
 // "node01__node02" -> {"node01", "node02"}; nullopt when the text is not a pair.
 std::optional<std::pair<std::string, std::string>> parse_pair(const std::string& text);
 

@@ -126,6 +126,18 @@ TEST(BaselineThreshold, PercentAndFractionFormsParse) {
   EXPECT_FALSE(parse_threshold("150%"));
 }
 
+TEST(BaselineFigure, BandwidthElseLatencyElseADash) {
+  EXPECT_EQ(figure_text(bw_run("a", "b", "mlx5_0", 97.125)), "97.12 Gb/s");
+  EXPECT_EQ(figure_text(bw_run("a", "b", "mlx5_0", 390.0)), "390.00 Gb/s");
+  EXPECT_EQ(figure_text(lat_run("a", "b", 1.849)), "1.85 us");
+  PerfRun both = bw_run("a", "b", "mlx5_0", 10.0);
+  both.lat_us = 3.0;
+  EXPECT_EQ(figure_text(both), "10.00 Gb/s");  // a bandwidth test's latency is not its figure
+  PerfRun none = lat_run("a", "b", 1.0);
+  none.lat_us.reset();
+  EXPECT_EQ(figure_text(none), "-");
+}
+
 TEST(BaselinePair, ClientServerNamesSplitOnDoubleUnderscore) {
   auto pair = parse_pair("node01__node02");
   ASSERT_TRUE(pair);
