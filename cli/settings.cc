@@ -143,11 +143,6 @@ Status convert(const SettingSpec& spec, std::string_view value, SettingValue& ou
   return make_error(ErrorCode::Internal, "unhandled setting type");
 }
 
-std::string env_or_empty(const char* name) {
-  const char* value = std::getenv(name);
-  return value == nullptr ? std::string() : std::string(value);
-}
-
 // A TOML scalar as the text a --set would carry.
 std::optional<std::string> scalar_text(const toml::node& node) {
   if (auto text = node.value<std::string>()) {
@@ -163,6 +158,11 @@ std::optional<std::string> scalar_text(const toml::node& node) {
 }
 
 }  // namespace
+
+std::string env_or_empty(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? std::string() : std::string(value);
+}
 
 SettingSources SettingSources::from_environment() {
   SettingSources sources;

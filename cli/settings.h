@@ -53,6 +53,9 @@ struct SettingSources {
   static SettingSources from_environment();
 };
 
+// The environment variable `name`, or "" when it is not set.
+std::string env_or_empty(const char* name);
+
 class Settings {
  public:
   // Every key at its built-in default.

@@ -2,37 +2,39 @@
 
 #include <fmt/format.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <future>
 #include <ostream>
 #include <system_error>
+#include <utility>
 
 #include "base/clock.h"
 #include "base/sample_source.h"
 #include "base/strings.h"
+#include "cli/settings.h"
 #include "model/loader.h"
 
 namespace netdoctor::cli {
-namespace {
-
-std::string env_or_empty(const char* name) {
-  const char* value = std::getenv(name);
-  return value != nullptr ? value : "";
-}
-
-}  // namespace
 
 double now_unix() {
   return SystemClock().now_unix();
+}
+
+DbPathSources DbPathSources::from_environment(std::string flag, std::string configured) {
+  return DbPathSources{std::move(flag), env_or_empty("NETDOCTOR_DB"), std::move(configured),
+                       env_or_empty("XDG_DATA_HOME"), env_or_empty("HOME")};
 }
 
 Result<std::string> resolve_db_path(const DbPathSources& sources) {
   if (!sources.flag.empty()) {
     return sources.flag;
   }
+  // Environment over configuration files, as ccache layers them: NETDOCTOR_DB still wins.
   if (!sources.env_db.empty()) {
     return sources.env_db;
+  }
+  if (!sources.configured.empty()) {
+    return sources.configured;
   }
   // XDG: a relative XDG_DATA_HOME is invalid and must be ignored.
   if (!sources.xdg_data.empty() && sources.xdg_data.front() == '/') {
@@ -46,17 +48,9 @@ Result<std::string> resolve_db_path(const DbPathSources& sources) {
                     "(neither XDG_DATA_HOME nor HOME is set)");
 }
 
-Result<std::string> resolve_db_path(const std::string& flag) {
-  return resolve_db_path(DbPathSources{flag, env_or_empty("NETDOCTOR_DB"),
-                                       env_or_empty("XDG_DATA_HOME"), env_or_empty("HOME")});
-}
-
 Result<store::Database> open_store(const std::string& flag, const Settings& settings) {
-  // Environment over configuration files, as ccache layers them: NETDOCTOR_DB still wins.
-  const std::string& configured = settings.text("store.database");
-  const std::string env_db = env_or_empty("NETDOCTOR_DB");
-  ND_TRY_ASSIGN(std::string path,
-                resolve_db_path(flag.empty() && env_db.empty() ? configured : flag));
+  ND_TRY_ASSIGN(std::string path, resolve_db_path(DbPathSources::from_environment(
+                                      flag, settings.text("store.database"))));
   if (path != ":memory:") {
     std::filesystem::path parent = std::filesystem::path(path).parent_path();
     std::error_code ec;

@@ -22,17 +22,19 @@
 namespace netdoctor::cli {
 
 struct DbPathSources {
-  std::string flag;      // --db
-  std::string env_db;    // NETDOCTOR_DB
-  std::string xdg_data;  // XDG_DATA_HOME
-  std::string home;      // HOME
+  std::string flag;        // --db
+  std::string env_db;      // NETDOCTOR_DB
+  std::string configured;  // the store.database setting
+  std::string xdg_data;    // XDG_DATA_HOME
+  std::string home;        // HOME
+  // `flag` and `configured`, with each variable read from the environment once.
+  static DbPathSources from_environment(std::string flag, std::string configured);
 };
 
-// --db, else NETDOCTOR_DB, else $XDG_DATA_HOME/netdoctor/netdoctor.db, else
-// ~/.local/share/netdoctor/netdoctor.db. InvalidArgument when none of them is set.
+// --db, else NETDOCTOR_DB, else the configured store.database, else
+// $XDG_DATA_HOME/netdoctor/netdoctor.db, else ~/.local/share/netdoctor/netdoctor.db.
+// InvalidArgument when none of them is set.
 Result<std::string> resolve_db_path(const DbPathSources& sources);
-// The same, reading the environment.
-Result<std::string> resolve_db_path(const std::string& flag);
 
 // Resolves the path, creates its directory when needed, opens and migrates the database.
 // The database of --db `flag`, else $NETDOCTOR_DB, else the configured store.database, else

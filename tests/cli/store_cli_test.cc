@@ -370,11 +370,23 @@ TEST(BaselineCapture, MalformedPairsLineIsNamed) {
 }
 
 TEST(StoreGlueDbPath, FlagThenEnvThenXdgThenHome) {
-  EXPECT_EQ(*resolve_db_path({"/a.db", "/b.db", "/x", "/h"}), "/a.db");
-  EXPECT_EQ(*resolve_db_path({"", "/b.db", "/x", "/h"}), "/b.db");
-  EXPECT_EQ(*resolve_db_path({"", "", "/x", "/h"}), "/x/netdoctor/netdoctor.db");
-  EXPECT_EQ(*resolve_db_path({"", "", "relative", "/h"}), "/h/.local/share/netdoctor/netdoctor.db");
-  EXPECT_FALSE(resolve_db_path({"", "", "", ""}).ok());
+  EXPECT_EQ(*resolve_db_path({"/a.db", "/b.db", "", "/x", "/h"}), "/a.db");
+  EXPECT_EQ(*resolve_db_path({"", "/b.db", "", "/x", "/h"}), "/b.db");
+  EXPECT_EQ(*resolve_db_path({"", "", "", "/x", "/h"}), "/x/netdoctor/netdoctor.db");
+  EXPECT_EQ(*resolve_db_path({"", "", "", "relative", "/h"}),
+            "/h/.local/share/netdoctor/netdoctor.db");
+  EXPECT_FALSE(resolve_db_path({"", "", "", "", ""}).ok());
+}
+
+TEST(StoreGlueDbPath, TheConfiguredDatabaseComesAfterTheEnvironmentBeforeXdg) {
+  EXPECT_EQ(*resolve_db_path({"", "", "/site.db", "/x", "/h"}), "/site.db");
+  EXPECT_EQ(*resolve_db_path({"", "", "/site.db", "", ""}), "/site.db");
+  EXPECT_EQ(*resolve_db_path({"", "/b.db", "/site.db", "/x", "/h"}), "/b.db");
+  EXPECT_EQ(*resolve_db_path({"/a.db", "/b.db", "/site.db", "/x", "/h"}), "/a.db");
+  const DbPathSources sources = DbPathSources::from_environment("/a.db", "/site.db");
+  EXPECT_EQ(sources.flag, "/a.db");
+  EXPECT_EQ(sources.configured, "/site.db");
+  EXPECT_EQ(sources.env_db, env_or_empty("NETDOCTOR_DB"));
 }
 
 }  // namespace
