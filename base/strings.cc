@@ -221,19 +221,58 @@ std::string printable(std::string_view s) {
   return out;
 }
 
-std::string markdown_cell(std::string_view s) {
+std::string markdown_cell(std::string_view s, CellControls controls) {
+  const bool escape = controls == CellControls::Printable;
   std::string out;
   out.reserve(s.size());
   for (char c : s) {
     if (c == '|') {
       out += "\\|";
-    } else if (c == '\n' || c == '\r') {
+    } else if (c == '\n' || (escape && c == '\r')) {
       out += ' ';
     } else {
       out += c;
     }
   }
-  return printable(out);
+  return escape ? printable(out) : out;
+}
+
+std::string shell_quote(std::string_view word, std::string_view plain_punctuation) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [&](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           plain_punctuation.find(c) != std::string_view::npos;
+  });
+  if (plain) {
+    return std::string(word);
+  }
+  std::string out = "'";
+  for (char c : word) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  // One row of the dynamic-programming table at a time: distances from a[0..i) to each b[0..j).
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) {
+    row[j] = j;
+  }
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + cost});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
 }
 
 }  // namespace netdoctor

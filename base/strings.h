@@ -35,8 +35,28 @@ std::optional<double> parse_double(std::string_view s);  // finite values only
 // `s` safe for a terminal: control bytes (C0, DEL) become "\xNN", so text from files never
 // acts as escape sequences.
 std::string printable(std::string_view s);
-// `s` as one Markdown table cell: '|' escaped, line breaks as spaces, control bytes as printable.
-std::string markdown_cell(std::string_view s);
+// What markdown_cell does with control bytes other than '\n'.
+enum class CellControls {
+  Printable,  // '\r' becomes a space too, the rest "\xNN" as printable() writes them: for text
+              // that may come from a capture, which must not reach a terminal as escapes
+  Verbatim,   // left as they are: the runbook's cells (embedded kb text, and evidence
+              // summaries when annotated), which have always been written so
+};
+// `s` as one Markdown table cell: '|' escaped as "\|", '\n' as a space, other control bytes as
+// `controls` says.
+std::string markdown_cell(std::string_view s, CellControls controls = CellControls::Printable);
+
+// The punctuation a POSIX shell word may hold unquoted, besides ASCII letters and digits.
+inline constexpr std::string_view k_shell_plain_punctuation = "_-./=:,@%+";
+// `word` as one POSIX shell word: as it is when it is non-empty and made only of ASCII letters,
+// digits and `plain_punctuation` (a subset of k_shell_plain_punctuation: a caller may quote
+// more, never less); otherwise in single quotes, each ' written '\''.
+std::string shell_quote(std::string_view word,
+                        std::string_view plain_punctuation = k_shell_plain_punctuation);
+
+// The Levenshtein distance: the fewest single-byte insertions, deletions and substitutions
+// that turn `a` into `b` (what makes a typo's nearest known word).
+std::size_t edit_distance(std::string_view a, std::string_view b);
 // "61,115,381" -> 61115381 (SONiC tables); also accepts plain digits.
 std::optional<std::uint64_t> parse_grouped_u64(std::string_view s);
 // Hex with or without 0x.

@@ -5,12 +5,12 @@
 # simulator's expected.json (hosts, NICs per host) and the bundle's own directory listing, not
 # from netdoctor. (Small fabrics are checked the same way by tests/sim/readback_counts_test.cc.)
 #
-#   bench/inventory_counts.sh [BUILD_DIR] [WORK_DIR]
+#   bench/inventory_counts.sh [BUILD_DIR (build/release)] [WORK_DIR]
 #   env: as load_bench.sh (the bundle is shared with it and diagnose_bench.sh)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-build=${1:-$here/../build/perf}
+build=${1:-$here/../build/release}
 bench_work=${2:-/tmp/netdoctor-bench}
 bin=${NETDOCTOR:-$build/cli/netdoctor}
 [[ -x $bin ]] || { echo "no netdoctor binary at $bin" >&2; exit 1; }

@@ -4,13 +4,13 @@
 # the directory, and against zcat for the same bundle as a .tar.gz. Targets: at most 1.5x the
 # reading time, peak memory under 1 GiB. Measured side by side, in interleaved rounds.
 #
-#   bench/load_bench.sh [BUILD_DIR] [WORK_DIR]
+#   bench/load_bench.sh [BUILD_DIR (build/release)] [WORK_DIR]
 #   env: HOSTS NICS SAMPLES VENDORS FAULT SEED (see bench_lib.sh), RUNS (3), KEEP=1 keeps
 #        WORK_DIR (and its bundle, reused by the next run of this or diagnose_bench.sh)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-build=${1:-$here/../build/perf}
+build=${1:-$here/../build/release}
 bench_work=${2:-/tmp/netdoctor-bench}
 bin=${NETDOCTOR:-$build/cli/netdoctor}
 [[ -x $bin ]] || { echo "no netdoctor binary at $bin" >&2; exit 1; }

@@ -12,14 +12,12 @@
 #include "cli/command.h"
 #include "cli/number_checks.h"
 #include "cli/store_glue.h"
-#include "kb/store/baseline_check.h"
-#include "kb/store/time_format.h"
 #include "model/loader.h"
+#include "store/baseline_check.h"
+#include "store/time_format.h"
 
 namespace netdoctor::cli {
 namespace {
-
-namespace store = netdoctor::kb::store;
 
 struct BaselineOptions {
   std::string db;
@@ -32,13 +30,6 @@ struct BaselineOptions {
   int timeout_s = 60;
   std::string remote = "ssh";
 };
-
-std::string figure(const store::PerfRun& run) {
-  if (run.bw_gbps) {
-    return fmt::format("{:.2f} Gb/s", *run.bw_gbps);
-  }
-  return run.lat_us ? fmt::format("{:.2f} us", *run.lat_us) : "-";
-}
 
 nlohmann::json run_json(const store::PerfRun& run) {
   nlohmann::json out{{"pair", run.pair()},   {"client", run.client},
@@ -80,10 +71,10 @@ void print_runs(Context& context, const std::vector<store::PerfRun>& runs,
   context.out << fmt::format("{:<24} {:<8} {:<12} {:>8} {:>14}  {:<20}  {}\n", "pair", "device",
                              "test", "bytes", "figure", "measured", "source");
   for (const store::PerfRun& run : runs) {
-    context.out << fmt::format("{:<24} {:<8} {:<12} {:>8} {:>14}  {:<20}  {}\n", run.pair(),
-                               run.device, run.test,
-                               run.msg_bytes ? std::to_string(*run.msg_bytes) : "-", figure(run),
-                               store::iso8601_utc(run.measured_at), run.source);
+    context.out << fmt::format(
+        "{:<24} {:<8} {:<12} {:>8} {:>14}  {:<20}  {}\n", run.pair(), run.device, run.test,
+        run.msg_bytes ? std::to_string(*run.msg_bytes) : "-", store::figure_text(run),
+        store::iso8601_utc(run.measured_at), run.source);
   }
 }
 
@@ -218,11 +209,12 @@ void run_check(Context& context, const BaselineOptions& options) {
     std::string head = fmt::format("{:<24} {:<8} {:<12}", run.pair(), run.device, run.test);
     if (!comparison.baseline) {
       context.out << fmt::format("{} {:>12}  no baseline for this pair/device/test\n", head,
-                                 figure(run));
+                                 store::figure_text(run));
       continue;
     }
     context.out << fmt::format(
-        "{} {:>12}  baseline {:>12} ({})  {}{}\n", head, figure(run), figure(*comparison.baseline),
+        "{} {:>12}  baseline {:>12} ({})  {}{}\n", head, store::figure_text(run),
+        store::figure_text(*comparison.baseline),
         store::iso8601_utc(comparison.baseline->measured_at),
         comparison.change ? fmt::format("{:+.1f} %", *comparison.change * 100.0) : "-",
         comparison.deviates

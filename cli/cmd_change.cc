@@ -4,20 +4,20 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <utility>
 
 #include "base/json_text.h"
 #include "cli/command.h"
 #include "cli/store_glue.h"
 #include "engine/pipeline.h"
 #include "engine/render.h"
-#include "kb/store/change_verdict.h"
-#include "kb/store/postmortem.h"
-#include "kb/store/time_format.h"
+#include "store/change_verdict.h"
+#include "store/change_verification.h"
+#include "store/postmortem.h"
+#include "store/time_format.h"
 
 namespace netdoctor::cli {
 namespace {
-
-namespace store = netdoctor::kb::store;
 
 struct ChangeOptions {
   std::string db;
@@ -110,7 +110,10 @@ void run_verify(Context& context, const ChangeOptions& options) {
   engine::RenderOptions render_options;
   render_options.incident = std::to_string(incident->id);
   std::string json = engine::render_json(*after, render_options);
-  auto outcome = verify_change(*db, options.id, *after, json, options.bundle, now_unix());
+  store::DiagnosisRecord rerun = to_record(*after, "bundle " + options.bundle, json, now_unix());
+  const bool symptom_gone = after->verdict == engine::Verdict::Healthy;
+  auto outcome =
+      store::verify_change(*db, options.id, std::move(rerun), symptom_gone, options.bundle);
   if (!outcome.ok()) {
     return fail(context, outcome.error());
   }

@@ -7,13 +7,11 @@
 #include "base/json_text.h"
 #include "cli/command.h"
 #include "cli/store_glue.h"
-#include "kb/store/postmortem.h"
-#include "kb/store/time_format.h"
+#include "store/postmortem.h"
+#include "store/time_format.h"
 
 namespace netdoctor::cli {
 namespace {
-
-namespace store = netdoctor::kb::store;
 
 struct IncidentOptions {
   std::string db;

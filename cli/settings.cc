@@ -10,8 +10,7 @@
 #include <sstream>
 
 #include "base/strings.h"
-#include "kb/store/baseline_check.h"
-#include "runbook/explain.h"
+#include "store/baseline_check.h"
 
 namespace netdoctor::cli {
 
@@ -131,7 +130,7 @@ Status convert(const SettingSpec& spec, std::string_view value, SettingValue& ou
     }
     case SettingType::Fraction: {
       // Read as every --threshold flag reads it: "5%", "5" (percent) or "0.05" (fraction).
-      auto fraction = kb::store::parse_threshold(std::string(value));
+      auto fraction = store::parse_threshold(std::string(value));
       if (!fraction) {
         return make_error(ErrorCode::InvalidArgument,
                           fmt::format("{} must be a percentage between 0 and 100, like 5% (got "
@@ -177,11 +176,6 @@ Status convert(const SettingSpec& spec, std::string_view value, SettingValue& ou
   return make_error(ErrorCode::Internal, "unhandled setting type");
 }
 
-std::string env_or_empty(const char* name) {
-  const char* value = std::getenv(name);
-  return value == nullptr ? std::string() : std::string(value);
-}
-
 // A TOML scalar as the text a --set would carry.
 std::optional<std::string> scalar_text(const toml::node& node) {
   if (auto text = node.value<std::string>()) {
@@ -197,6 +191,11 @@ std::optional<std::string> scalar_text(const toml::node& node) {
 }
 
 }  // namespace
+
+std::string env_or_empty(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? std::string() : std::string(value);
+}
 
 SettingSources SettingSources::from_environment() {
   SettingSources sources;
@@ -301,7 +300,7 @@ std::string Settings::unknown_key_message(std::string_view key) const {
   const std::string wanted(key);
   std::vector<std::pair<std::size_t, std::string>> near;
   for (const SettingSpec& spec : *m_specs) {
-    const std::size_t distance = runbook::edit_distance(wanted, spec.key);
+    const std::size_t distance = edit_distance(wanted, spec.key);
     const bool same_section =
         spec.key.substr(0, spec.key.find('.') + 1) == wanted.substr(0, wanted.find('.') + 1);
     if (distance <= std::max<std::size_t>(2, wanted.size() / 4) || same_section) {

@@ -67,6 +67,9 @@ struct SettingSources {
   static SettingSources from_environment();
 };
 
+// The environment variable `name`, or "" when it is not set.
+std::string env_or_empty(const char* name);
+
 class Settings {
  public:
   // Every key of the general table and of `thresholds` at its built-in default.

@@ -2,78 +2,39 @@
 
 #include <fmt/format.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <future>
-#include <map>
 #include <ostream>
 #include <system_error>
+#include <utility>
 
 #include "base/clock.h"
 #include "base/sample_source.h"
 #include "base/strings.h"
-#include "kb/store/change_verdict.h"
+#include "cli/settings.h"
 #include "model/loader.h"
 
 namespace netdoctor::cli {
-namespace {
-
-namespace store = netdoctor::kb::store;
-
-std::string env_or_empty(const char* name) {
-  const char* value = std::getenv(name);
-  return value != nullptr ? value : "";
-}
-
-// Evidence is matched between runs by probe and signal; repeats get an ordinal.
-std::vector<std::pair<std::string, const store::EvidenceRow*>> keyed_evidence(
-    const store::CauseRow& cause) {
-  std::map<std::string, int> seen;
-  std::vector<std::pair<std::string, const store::EvidenceRow*>> keyed;
-  for (const store::EvidenceRow& row : cause.evidence) {
-    std::string key = row.probe + "/" + row.signal;
-    int n = seen[key]++;
-    keyed.emplace_back(n == 0 ? key : fmt::format("{} #{}", key, n + 1), &row);
-  }
-  return keyed;
-}
-
-const store::CauseRow* find_cause(const store::DiagnosisRecord& record, const std::string& id) {
-  for (const store::CauseRow& cause : record.causes) {
-    if (cause.id == id) {
-      return &cause;
-    }
-  }
-  return nullptr;
-}
-
-// The diagnose run the change was made after: the latest one recorded before it.
-std::optional<store::DiagnosisRecord> diagnosis_before(
-    const std::vector<store::DiagnosisRecord>& records, double change_time) {
-  std::optional<store::DiagnosisRecord> chosen;
-  for (const store::DiagnosisRecord& record : records) {
-    if (record.origin != store::k_origin_diagnose) {
-      continue;
-    }
-    if (!chosen || record.created_at <= change_time) {
-      chosen = record;
-    }
-  }
-  return chosen;
-}
-
-}  // namespace
 
 double now_unix() {
   return SystemClock().now_unix();
+}
+
+DbPathSources DbPathSources::from_environment(std::string flag, std::string configured) {
+  return DbPathSources{std::move(flag), env_or_empty("NETDOCTOR_DB"), std::move(configured),
+                       env_or_empty("XDG_DATA_HOME"), env_or_empty("HOME")};
 }
 
 Result<std::string> resolve_db_path(const DbPathSources& sources) {
   if (!sources.flag.empty()) {
     return sources.flag;
   }
+  // Environment over configuration files, as ccache layers them: NETDOCTOR_DB still wins.
   if (!sources.env_db.empty()) {
     return sources.env_db;
+  }
+  if (!sources.configured.empty()) {
+    return sources.configured;
   }
   // XDG: a relative XDG_DATA_HOME is invalid and must be ignored.
   if (!sources.xdg_data.empty() && sources.xdg_data.front() == '/') {
@@ -87,17 +48,9 @@ Result<std::string> resolve_db_path(const DbPathSources& sources) {
                     "(neither XDG_DATA_HOME nor HOME is set)");
 }
 
-Result<std::string> resolve_db_path(const std::string& flag) {
-  return resolve_db_path(DbPathSources{flag, env_or_empty("NETDOCTOR_DB"),
-                                       env_or_empty("XDG_DATA_HOME"), env_or_empty("HOME")});
-}
-
 Result<store::Database> open_store(const std::string& flag, const Settings& settings) {
-  // Environment over configuration files, as ccache layers them: NETDOCTOR_DB still wins.
-  const std::string& configured = settings.text("store.database");
-  const std::string env_db = env_or_empty("NETDOCTOR_DB");
-  ND_TRY_ASSIGN(std::string path,
-                resolve_db_path(flag.empty() && env_db.empty() ? configured : flag));
+  ND_TRY_ASSIGN(std::string path, resolve_db_path(DbPathSources::from_environment(
+                                      flag, settings.text("store.database"))));
   if (path != ":memory:") {
     std::filesystem::path parent = std::filesystem::path(path).parent_path();
     std::error_code ec;
@@ -160,91 +113,6 @@ Result<std::int64_t> record_diagnosis(store::Database& db, std::optional<std::in
   store::IncidentRepository incidents(db);
   ND_TRY_ASSIGN(store::DiagnosisRecord stored, incidents.add_diagnosis(std::move(record)));
   return stored.incident_id;
-}
-
-std::vector<store::Figure> evidence_figures(const store::DiagnosisRecord& before,
-                                            const store::DiagnosisRecord& after) {
-  std::vector<store::Figure> figures;
-  const store::CauseRow* top = before.top_cause();
-  if (top == nullptr) {
-    return figures;
-  }
-  // Prefer the same cause's evidence after; a finding that moved to another cause still counts.
-  std::map<std::string, const store::EvidenceRow*> later;
-  for (const store::CauseRow& cause : after.causes) {
-    for (const auto& [key, row] : keyed_evidence(cause)) {
-      if (cause.id == top->id || later.count(key) == 0) {
-        later[key] = row;
-      }
-    }
-  }
-  for (const auto& [key, row] : keyed_evidence(*top)) {
-    if (!row->value) {
-      continue;  // a finding without a figure cannot be compared
-    }
-    store::Figure figure;
-    figure.label = key;
-    figure.unit = row->unit;
-    figure.before = row->value;
-    // Bad is far from the fleet's normal: above it for counters and rates, below it for
-    // bandwidth-like figures.
-    figure.lower_is_better = !row->fleet_normal || *row->value >= *row->fleet_normal;
-    if (auto it = later.find(key); it != later.end()) {
-      figure.after = it->second->value;
-    }
-    figures.push_back(std::move(figure));
-  }
-  return figures;
-}
-
-Result<VerifyOutcome> verify_change(store::Database& db, std::int64_t change_id,
-                                    const engine::Diagnosis& after, const std::string& after_json,
-                                    const std::string& source, double at) {
-  VerifyOutcome outcome;
-  auto body = [&]() -> Status {
-    store::ChangeRepository changes(db);
-    store::IncidentRepository incidents(db);
-    ND_TRY_ASSIGN(store::Change change, changes.get(change_id));
-    if (change.rolled_back_at) {
-      return make_error(ErrorCode::Refused,
-                        fmt::format("change {} was rolled back; there is nothing to verify",
-                                    store::describe(change)));
-    }
-    ND_TRY_ASSIGN(std::vector<store::DiagnosisRecord> records,
-                  incidents.diagnoses(change.incident_id));
-    std::optional<store::DiagnosisRecord> before = diagnosis_before(records, change.recorded_at);
-
-    store::DiagnosisRecord rerun = to_record(after, "bundle " + source, after_json, at);
-    rerun.incident_id = change.incident_id;
-    rerun.origin = store::k_origin_verify;
-    rerun.change_id = change.id;
-
-    store::VerdictInput input;
-    if (before && before->top_cause() != nullptr) {
-      outcome.cause_id = before->top_cause()->id;
-      input.cause_before = true;
-      input.cause_after = find_cause(rerun, outcome.cause_id) != nullptr;
-      input.figures = evidence_figures(*before, rerun);
-    } else {
-      input.cause_before = false;
-      input.cause_after = !rerun.causes.empty();
-    }
-    outcome.figures = input.figures;
-    outcome.verdict = store::judge_change(input);
-    outcome.symptom_gone = after.verdict == engine::Verdict::Healthy;
-
-    ND_TRY_ASSIGN(store::DiagnosisRecord stored, incidents.add_diagnosis(std::move(rerun)));
-    outcome.diagnosis_id = stored.id;
-    ND_TRY(changes.verify({change.id, at, outcome.verdict, source, outcome.figures}));
-    if (outcome.symptom_gone && !outcome.cause_id.empty()) {
-      ND_TRY(incidents.confirm_cause(change.incident_id, outcome.cause_id, change.id));
-      outcome.confirmed = true;
-    }
-    ND_TRY_ASSIGN(outcome.change, changes.get(change.id));
-    return {};
-  };
-  ND_TRY(db.write(body));
-  return outcome;
 }
 
 std::optional<store::PerfRun> to_perf_run(const model::PerftestResult& result, double at,
@@ -388,10 +256,7 @@ std::vector<store::PerfRun> capture_baselines(CommandRunner& runner, Clock& cloc
                  << (result.error.empty() ? "output not understood" : result.error) << "\n";
         continue;
       }
-      progress << label << ": "
-               << (run->bw_gbps ? fmt::format("{:.2f} Gb/s", *run->bw_gbps)
-                                : fmt::format("{:.2f} us", run->lat_us.value_or(0.0)))
-               << "\n";
+      progress << label << ": " << store::figure_text(*run) << "\n";
       runs.push_back(std::move(*run));
     }
   }

@@ -1,6 +1,6 @@
-// The glue between the engine/model types and the SQLite store (kb/store, which only knows
-// plain structs): where the database lives, recording a diagnosis in an incident, judging a
-// change from a re-run, and turning perftest results into baseline runs.
+// The glue between the engine/model types and the SQLite store (store/, which only knows
+// plain structs): where the database lives, a diagnosis as the store's record (recorded in an
+// incident, or handed to store::verify_change), and perftest results as baseline runs.
 #pragma once
 
 #include <cstdint>
@@ -13,31 +13,33 @@
 #include "base/result.h"
 #include "cli/command.h"
 #include "engine/diagnosis.h"
-#include "kb/store/baseline_repository.h"
-#include "kb/store/change_repository.h"
-#include "kb/store/database.h"
-#include "kb/store/incident_repository.h"
 #include "model/fabric.h"
+#include "store/baseline_repository.h"
+#include "store/change_repository.h"
+#include "store/database.h"
+#include "store/incident_repository.h"
 
 namespace netdoctor::cli {
 
 struct DbPathSources {
-  std::string flag;      // --db
-  std::string env_db;    // NETDOCTOR_DB
-  std::string xdg_data;  // XDG_DATA_HOME
-  std::string home;      // HOME
+  std::string flag;        // --db
+  std::string env_db;      // NETDOCTOR_DB
+  std::string configured;  // the store.database setting
+  std::string xdg_data;    // XDG_DATA_HOME
+  std::string home;        // HOME
+  // `flag` and `configured`, with each variable read from the environment once.
+  static DbPathSources from_environment(std::string flag, std::string configured);
 };
 
-// --db, else NETDOCTOR_DB, else $XDG_DATA_HOME/netdoctor/netdoctor.db, else
-// ~/.local/share/netdoctor/netdoctor.db. InvalidArgument when none of them is set.
+// --db, else NETDOCTOR_DB, else the configured store.database, else
+// $XDG_DATA_HOME/netdoctor/netdoctor.db, else ~/.local/share/netdoctor/netdoctor.db.
+// InvalidArgument when none of them is set.
 Result<std::string> resolve_db_path(const DbPathSources& sources);
-// The same, reading the environment.
-Result<std::string> resolve_db_path(const std::string& flag);
 
 // Resolves the path, creates its directory when needed, opens and migrates the database.
 // The database of --db `flag`, else $NETDOCTOR_DB, else the configured store.database, else
 // the XDG default.
-Result<kb::store::Database> open_store(const std::string& flag, const Settings& settings);
+Result<store::Database> open_store(const std::string& flag, const Settings& settings);
 
 // Adds `--db PATH` to a subcommand.
 void add_db_option(CLI::App& command, std::string& target);
@@ -46,43 +48,21 @@ void add_db_option(CLI::App& command, std::string& target);
 void fail(Context& context, const Error& error);
 
 // The queryable rows of a diagnosis, plus its rendered JSON.
-kb::store::DiagnosisRecord to_record(const engine::Diagnosis& diagnosis, std::string scope,
-                                     std::string json_text, double at);
+store::DiagnosisRecord to_record(const engine::Diagnosis& diagnosis, std::string scope,
+                                 std::string json_text, double at);
 
 // Records `diagnosis` in `incident`, or in a new incident when none is given. Returns the
 // incident id. NotFound for an unknown incident.
-Result<std::int64_t> record_diagnosis(kb::store::Database& db, std::optional<std::int64_t> incident,
+Result<std::int64_t> record_diagnosis(store::Database& db, std::optional<std::int64_t> incident,
                                       const engine::Diagnosis& diagnosis, std::string scope,
                                       std::string json_text);
 
-struct VerifyOutcome {
-  kb::store::Change change;  // as stored after the verification
-  kb::store::ChangeVerdict verdict = kb::store::ChangeVerdict::NoEffect;
-  std::vector<kb::store::Figure> figures;
-  std::string cause_id;  // the incident's top cause before the change
-  bool symptom_gone = false;
-  bool confirmed = false;         // the cause was marked confirmed by this change
-  std::int64_t diagnosis_id = 0;  // the stored re-run
-};
-
-// Judges change `change_id` from `after` (its incident's playbook re-run on new data):
-// compares the evidence of the incident's top cause before the change with the re-run,
-// stores the figures, the verdict and the re-run, and when the symptom is gone marks the
-// cause confirmed by this change. One transaction.
-Result<VerifyOutcome> verify_change(kb::store::Database& db, std::int64_t change_id,
-                                    const engine::Diagnosis& after, const std::string& after_json,
-                                    const std::string& source, double at);
-
-// The figures of `before`'s top cause against the same evidence in `after`.
-std::vector<kb::store::Figure> evidence_figures(const kb::store::DiagnosisRecord& before,
-                                                const kb::store::DiagnosisRecord& after);
-
 // A baseline run from one perftest result; nullopt when it has no usable figure.
-std::optional<kb::store::PerfRun> to_perf_run(const model::PerftestResult& result, double at,
-                                              const std::string& source);
-// The fabric's perftest results of one kind (baseline or current) as runs.
-std::vector<kb::store::PerfRun> perf_runs(const model::Fabric& fabric, bool baseline, double at,
+std::optional<store::PerfRun> to_perf_run(const model::PerftestResult& result, double at,
                                           const std::string& source);
+// The fabric's perftest results of one kind (baseline or current) as runs.
+std::vector<store::PerfRun> perf_runs(const model::Fabric& fabric, bool baseline, double at,
+                                      const std::string& source);
 
 double now_unix();
 
@@ -106,9 +86,9 @@ struct CaptureOptions {
 // Runs each test for each pair: the server side first, the client after the head start,
 // both with the timeout; parses the client's output. Progress lines go to `progress`. Runs
 // that fail are reported there and left out; the rest are returned, measured at clock time.
-std::vector<kb::store::PerfRun> capture_baselines(CommandRunner& runner, Clock& clock,
-                                                  const std::vector<CapturePair>& pairs,
-                                                  const CaptureOptions& options,
-                                                  std::ostream& progress);
+std::vector<store::PerfRun> capture_baselines(CommandRunner& runner, Clock& clock,
+                                              const std::vector<CapturePair>& pairs,
+                                              const CaptureOptions& options,
+                                              std::ostream& progress);
 
 }  // namespace netdoctor::cli

@@ -91,21 +91,6 @@ std::string launcher_program(Launcher launcher) {
   return "ssh";
 }
 
-std::string shell_quote(std::string_view word) {
-  const bool safe = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           std::string_view("_-./=:,@%+").find(c) != std::string_view::npos;
-  });
-  if (safe) {
-    return std::string(word);
-  }
-  std::string out = "'";
-  for (char c : word) {
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  }
-  return out + "'";
-}
-
 std::vector<std::string> remote_argv(const FanoutOptions& options, const std::string& host) {
   std::vector<std::string> argv = options.remote_command;
   for (const char* arg : {"collect", "--out", "-", "--base64", "--host"}) {

@@ -38,8 +38,6 @@ struct FanoutOptions {
 std::vector<std::string> remote_argv(const FanoutOptions& options, const std::string& host);
 // The local argument vector: ssh -o BatchMode=yes HOST ..., pdsh -w HOST ..., srun -w HOST ...
 std::vector<std::string> launcher_argv(const FanoutOptions& options, const std::string& host);
-// POSIX shell quoting, only when needed (ssh and pdsh hand a command line to a remote shell).
-std::string shell_quote(std::string_view word);
 
 struct HostOutcome {
   std::string host;

@@ -22,7 +22,6 @@ std::string render_markdown(const Diagnosis& diagnosis, const RenderOptions& opt
 // Shared by text and Markdown.
 std::string headline(const Diagnosis& diagnosis);
 std::string change_record_command(const NextChange& change, const std::string& incident);
-std::string shell_quote(const std::string& word);
 std::string describe_evidence(const EvidenceItem& item);
 
 }  // namespace netdoctor::engine

@@ -1,38 +1,28 @@
 #include <fmt/format.h>
 
+#include <string_view>
+
+#include "base/strings.h"
 #include "engine/render.h"
 
 namespace netdoctor::engine {
 
-std::string shell_quote(const std::string& word) {
-  if (word.empty()) {
-    return "''";
-  }
-  bool plain = true;
-  for (char c : word) {
-    bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                c == '_' || c == '-' || c == '.' || c == '/' || c == ':' || c == ',' || c == '=';
-    plain = plain && safe;
-  }
-  if (plain) {
-    return word;
-  }
-  std::string out = "'";
-  for (char c : word) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
+namespace {
+
+// The ready `change record` line has always quoted '@', '%' and '+' as well, and the text and
+// Markdown diagnoses keep their bytes: it names that narrower plain set.
+constexpr std::string_view k_plain_punctuation = "_-./:,=";
+
+std::string quoted(const std::string& word) {
+  return shell_quote(word, k_plain_punctuation);
 }
+
+}  // namespace
 
 std::string change_record_command(const NextChange& change, const std::string& incident) {
   return fmt::format("netdoctor change record --incident {} --entity {} --var {} --from {} --to {}",
-                     shell_quote(incident), shell_quote(change.entity),
-                     shell_quote(change.variable), shell_quote(change.from),
-                     shell_quote(change.to));
+                     quoted(incident), quoted(change.entity), quoted(change.variable),
+                     quoted(change.from), quoted(change.to));
 }
 
 std::string describe_evidence(const EvidenceItem& item) {

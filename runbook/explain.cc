@@ -34,24 +34,6 @@ std::vector<Sign> signs(const Library& library, const std::vector<kb::SignalWeig
 
 }  // namespace
 
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) {
-    row[j] = j;
-  }
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + cost});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 std::vector<std::string> suggest_causes(const Library& library, const std::string& id) {
   const std::string wanted = to_lower(id);
   // A typo costs a few edits; a third of the word is still recognisably the same id.
@@ -183,11 +165,13 @@ std::string render_explanation_markdown(const CauseExplanation& x) {
   out += "## Signs\n\n| | Probe | Signal | Weight | Why | By hand |\n|---|---|---|---|---|---|\n";
   for (const auto& s : x.supports) {
     out += fmt::format("| for | `{}` | `{}` | {:g} | {} | {} |\n", s.probe, s.signal, s.weight,
-                       escape_cell(s.note), escape_cell(s.look_for));
+                       markdown_cell(s.note, CellControls::Verbatim),
+                       markdown_cell(s.look_for, CellControls::Verbatim));
   }
   for (const auto& s : x.against) {
     out += fmt::format("| against | `{}` | `{}` | {:g} | {} | {} |\n", s.probe, s.signal, s.weight,
-                       escape_cell(s.note), escape_cell(s.look_for));
+                       markdown_cell(s.note, CellControls::Verbatim),
+                       markdown_cell(s.look_for, CellControls::Verbatim));
   }
   out += "\n## Remediation\n\n";
   for (std::size_t i = 0; i < x.remediation.size(); ++i) {
@@ -195,8 +179,10 @@ std::string render_explanation_markdown(const CauseExplanation& x) {
   }
   out += "\n## First change to try (one variable at a time)\n\n";
   out += "| Variable | From | To |\n|---|---|---|\n";
-  out += fmt::format("| {} | {} | {} |\n\n", escape_cell(x.next_change.variable),
-                     escape_cell(x.next_change.from), escape_cell(x.next_change.to));
+  out += fmt::format("| {} | {} | {} |\n\n",
+                     markdown_cell(x.next_change.variable, CellControls::Verbatim),
+                     markdown_cell(x.next_change.from, CellControls::Verbatim),
+                     markdown_cell(x.next_change.to, CellControls::Verbatim));
   out +=
       fmt::format("- **Do:** {}\n- **Verify:** {}\n", x.next_change.action, x.next_change.verify);
   out += "\n## Symptoms that consider it\n\n";
@@ -220,7 +206,7 @@ std::string render_cause_list_markdown(const Library& library) {
   std::string out = "| Cause | Category | Severity | Title |\n|---|---|---|---|\n";
   for (const auto& cause : library.knowledge.catalog.causes()) {
     out += fmt::format("| `{}` | {} | {} | {} |\n", cause.id, cause.category, cause.severity,
-                       escape_cell(cause.title));
+                       markdown_cell(cause.title, CellControls::Verbatim));
   }
   return out;
 }

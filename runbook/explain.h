@@ -44,7 +44,6 @@ Result<CauseExplanation> explain_cause(const Library& library, const std::string
 
 // The ids closest to `id` by edit distance (and those containing it), best first.
 std::vector<std::string> suggest_causes(const Library& library, const std::string& id);
-std::size_t edit_distance(const std::string& a, const std::string& b);
 
 // Templates' {entity}-style fields shown as <entity> for a person to fill in.
 std::string show_template(const std::string& text, int roce_priority);

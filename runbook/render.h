@@ -18,7 +18,6 @@ std::string render_markdown(const AnnotatedRunbook& annotated);
 
 // Shared helpers.
 std::string format_figure(std::optional<double> value, std::string_view unit);
-std::string escape_cell(std::string_view text);  // for a Markdown table cell
 std::string stop_rule_text(const kb::StopRule& stop);
 
 }  // namespace netdoctor::runbook

@@ -15,20 +15,6 @@ std::string format_figure(std::optional<double> value, std::string_view unit) {
   return unit.empty() ? number : fmt::format("{} {}", number, unit);
 }
 
-std::string escape_cell(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\n') {
-      out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::string stop_rule_text(const kb::StopRule& stop) {
   return fmt::format(
       "a cause is settled once it scores {:g} or more and leads the next one by {:g}; from then "

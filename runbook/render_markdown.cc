@@ -83,7 +83,8 @@ void annotation(std::string& out, const StepAnnotation& note) {
       out += fmt::format("| {} | `{}` | `{}` | {:+.2f} | {} | {} | {} |\n",
                          e.deciding ? "**deciding**" : (e.weight > 0.0 ? "found" : "also"),
                          e.signal, e.cause, e.weight, format_figure(e.value, e.unit),
-                         format_figure(e.fleet_normal, e.unit), escape_cell(e.summary));
+                         format_figure(e.fleet_normal, e.unit),
+                         markdown_cell(e.summary, CellControls::Verbatim));
     }
     out += "\n";
   }
@@ -91,7 +92,7 @@ void annotation(std::string& out, const StepAnnotation& note) {
     out += "| Signal | Cause | Score | Why |\n|---|---|---|---|\n";
     for (const auto& m : note.moves) {
       out += fmt::format("| `{}` | `{}` | {:+.2f} | {} |\n", m.signal, m.cause, m.delta,
-                         escape_cell(m.why));
+                         markdown_cell(m.why, CellControls::Verbatim));
     }
     out += "\n";
   }
@@ -128,10 +129,11 @@ void step_markdown(std::string& out, const Runbook& book, const RunbookStep& ste
   out += "| Signal | Look for | Points to | Argues against | Next |\n";
   out += "|---|---|---|---|---|\n";
   for (const auto& meaning : step.signals) {
-    out += fmt::format("| `{}` | {} (command {} above) | {} | {} | {} |\n", meaning.signal,
-                       escape_cell(meaning.look_for), meaning.shown_by + 1,
-                       weights_cell(meaning.supports), weights_cell(meaning.against),
-                       escape_cell(meaning.next));
+    out +=
+        fmt::format("| `{}` | {} (command {} above) | {} | {} | {} |\n", meaning.signal,
+                    markdown_cell(meaning.look_for, CellControls::Verbatim), meaning.shown_by + 1,
+                    weights_cell(meaning.supports), weights_cell(meaning.against),
+                    markdown_cell(meaning.next, CellControls::Verbatim));
   }
 }
 

@@ -9,7 +9,7 @@
 #include "cli/store_glue.h"
 #include "engine/pipeline.h"
 #include "engine/render.h"
-#include "kb/store/incident_repository.h"
+#include "store/incident_repository.h"
 #include "tests/support/run_netdoctor.h"
 #include "tests/support/test_paths.h"
 
@@ -96,7 +96,7 @@ TEST(IncidentEndToEnd, PfcStormRecordedVerifiedOnHealthyAndExported) {
   ASSERT_EQ(diagnosis->causes.front().id, "pfc-storm");
   std::string db_path = make_temp_dir("e2e") + "/nd.db";
   {
-    auto db = kb::store::Database::open(db_path);
+    auto db = store::Database::open(db_path);
     ASSERT_TRUE(db.ok());
     auto incident = record_diagnosis(*db, std::nullopt, *diagnosis, "bundle " + storm,
                                      engine::render_json(*diagnosis));

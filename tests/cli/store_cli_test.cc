@@ -10,16 +10,15 @@
 #include <sstream>
 
 #include "cli/store_glue.h"
-#include "kb/store/change_repository.h"
-#include "kb/store/database.h"
-#include "kb/store/incident_repository.h"
+#include "store/change_repository.h"
+#include "store/database.h"
+#include "store/incident_repository.h"
 #include "tests/support/run_netdoctor.h"
 #include "tests/support/test_paths.h"
 
 namespace netdoctor::cli {
 namespace {
 
-namespace store = netdoctor::kb::store;
 using netdoctor::testing::make_temp_dir;
 using netdoctor::testing::read_text;
 
@@ -371,11 +370,23 @@ TEST(BaselineCapture, MalformedPairsLineIsNamed) {
 }
 
 TEST(StoreGlueDbPath, FlagThenEnvThenXdgThenHome) {
-  EXPECT_EQ(*resolve_db_path({"/a.db", "/b.db", "/x", "/h"}), "/a.db");
-  EXPECT_EQ(*resolve_db_path({"", "/b.db", "/x", "/h"}), "/b.db");
-  EXPECT_EQ(*resolve_db_path({"", "", "/x", "/h"}), "/x/netdoctor/netdoctor.db");
-  EXPECT_EQ(*resolve_db_path({"", "", "relative", "/h"}), "/h/.local/share/netdoctor/netdoctor.db");
-  EXPECT_FALSE(resolve_db_path({"", "", "", ""}).ok());
+  EXPECT_EQ(*resolve_db_path({"/a.db", "/b.db", "", "/x", "/h"}), "/a.db");
+  EXPECT_EQ(*resolve_db_path({"", "/b.db", "", "/x", "/h"}), "/b.db");
+  EXPECT_EQ(*resolve_db_path({"", "", "", "/x", "/h"}), "/x/netdoctor/netdoctor.db");
+  EXPECT_EQ(*resolve_db_path({"", "", "", "relative", "/h"}),
+            "/h/.local/share/netdoctor/netdoctor.db");
+  EXPECT_FALSE(resolve_db_path({"", "", "", "", ""}).ok());
+}
+
+TEST(StoreGlueDbPath, TheConfiguredDatabaseComesAfterTheEnvironmentBeforeXdg) {
+  EXPECT_EQ(*resolve_db_path({"", "", "/site.db", "/x", "/h"}), "/site.db");
+  EXPECT_EQ(*resolve_db_path({"", "", "/site.db", "", ""}), "/site.db");
+  EXPECT_EQ(*resolve_db_path({"", "/b.db", "/site.db", "/x", "/h"}), "/b.db");
+  EXPECT_EQ(*resolve_db_path({"/a.db", "/b.db", "/site.db", "/x", "/h"}), "/a.db");
+  const DbPathSources sources = DbPathSources::from_environment("/a.db", "/site.db");
+  EXPECT_EQ(sources.flag, "/a.db");
+  EXPECT_EQ(sources.configured, "/site.db");
+  EXPECT_EQ(sources.env_db, env_or_empty("NETDOCTOR_DB"));
 }
 
 }  // namespace

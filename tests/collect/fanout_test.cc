@@ -92,7 +92,13 @@ TEST(LauncherArgv, PdshAndSrunTargetOneHost) {
             "srun -w gpu-a001 -N1 -n1 -- /opt/nd/bin/netdoctor collect --out - --base64 --host "
             "gpu-a001");
   EXPECT_FALSE(parse_launcher("mpirun").ok());
-  EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
+  // pdsh hands its words to a remote shell: quoted where they need it, '@', '%' and '+' bare.
+  options.launcher = Launcher::Pdsh;
+  options.collect_args = {"it's", "a@b%c+d"};
+  const auto argv = launcher_argv(options, "gpu-a001");
+  ASSERT_GE(argv.size(), 2u);
+  EXPECT_EQ(argv[argv.size() - 2], "'it'\\''s'");
+  EXPECT_EQ(argv.back(), "a@b%c+d");
 }
 
 TEST(MergeLauncherOutput, FailuresAreNamedPerCause) {

@@ -82,13 +82,6 @@ TEST(Explain, FarOffWordSuggestsNothing) {
   EXPECT_EQ(near.front(), "mtu-mismatch");
 }
 
-TEST(Explain, EditDistanceCountsInsertionsDeletionsSubstitutions) {
-  EXPECT_EQ(edit_distance("storm", "strom"), 2u);
-  EXPECT_EQ(edit_distance("", "abc"), 3u);
-  EXPECT_EQ(edit_distance("clock-skew", "clock-skew"), 0u);
-  EXPECT_EQ(edit_distance("lossy", "lossyy"), 1u);
-}
-
 TEST(Explain, ListNamesEveryCause) {
   const std::string text = render_cause_list_text(library());
   const std::string markdown = render_cause_list_markdown(library());

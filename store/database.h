@@ -11,11 +11,11 @@
 #include <string_view>
 
 #include "base/result.h"
-#include "kb/store/statement.h"
+#include "store/statement.h"
 
 struct sqlite3;
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 
 struct DatabaseOptions {
   // How long SQLite itself waits for another writer, per attempt.
@@ -65,4 +65,4 @@ class Database {
   DatabaseOptions m_options;
 };
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

@@ -10,12 +10,12 @@
 #include <set>
 #include <thread>
 
-#include "kb/store/change_repository.h"
-#include "kb/store/database.h"
-#include "kb/store/incident_repository.h"
+#include "store/change_repository.h"
+#include "store/database.h"
+#include "store/incident_repository.h"
 #include "tests/support/test_paths.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 namespace {
 
 // What a child reports on its pipe, one fixed-size record per outcome.
@@ -246,4 +246,4 @@ TEST(StoreConcurrency, WriterKilledWithSigkillLeavesEveryCommittedRecord) {
 }
 
 }  // namespace
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

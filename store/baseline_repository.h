@@ -10,7 +10,7 @@
 
 #include "base/result.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 
 class Database;
 
@@ -28,6 +28,9 @@ struct PerfRun {
 
   std::string pair() const { return client + "__" + server; }  // as in spec/bundle.md
 };
+
+// The run's figure for people: "97.12 Gb/s" for bandwidth, else "1.85 us" for latency, else "-".
+std::string figure_text(const PerfRun& run);
 
 // "node01__node02" -> {"node01", "node02"}; nullopt when the text is not a pair.
 std::optional<std::pair<std::string, std::string>> parse_pair(const std::string& text);
@@ -51,4 +54,4 @@ class BaselineRepository {
   Database& m_db;
 };
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

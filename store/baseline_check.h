@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "base/result.h"
-#include "kb/store/baseline_repository.h"
+#include "store/baseline_repository.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 
 struct BaselineComparison {
   PerfRun current;
@@ -35,4 +35,4 @@ Result<std::vector<BaselineComparison>> check_against_baselines(BaselineReposito
 // "5%", "5", "0.05" -> 0.05. nullopt for anything else or outside (0, 1).
 std::optional<double> parse_threshold(const std::string& text);
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

@@ -1,12 +1,12 @@
 #include <gtest/gtest.h>
 
-#include "kb/store/change_repository.h"
-#include "kb/store/database.h"
-#include "kb/store/incident_repository.h"
-#include "kb/store/postmortem.h"
-#include "tests/support/test_paths.h"
+#include "store/change_repository.h"
+#include "store/database.h"
+#include "store/incident_repository.h"
+#include "store/postmortem.h"
+#include "tests/store/store_fixture.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 namespace {
 
 DiagnosisRecord pfc_storm_diagnosis(double at) {
@@ -36,15 +36,7 @@ DiagnosisRecord pfc_storm_diagnosis(double at) {
   return record;
 }
 
-class StoreIncident : public ::testing::Test {
- protected:
-  void SetUp() override {
-    auto db = Database::open(netdoctor::testing::make_temp_dir("incident") + "/nd.db");
-    ASSERT_TRUE(db.ok()) << db.error().describe();
-    m_db.emplace(std::move(db).value());
-  }
-  std::optional<Database> m_db;
-};
+using StoreIncident = StoreTest;
 
 TEST_F(StoreIncident, DiagnosisWithoutIncidentOpensOneAndStoresQueryableRows) {
   IncidentRepository incidents(*m_db);
@@ -164,13 +156,18 @@ TEST_F(StoreIncident, PostmortemHasTimelineFiguresVerdictsAndRollbacks) {
   EXPECT_GE(json["timeline"].size(), 6u);
 }
 
-TEST(ShellQuote, PlainValuesStayBareOthersAreQuoted) {
-  EXPECT_EQ(shell_quote("150KB"), "150KB");
-  EXPECT_EQ(shell_quote("3,4"), "3,4");
-  EXPECT_EQ(shell_quote("two words"), "'two words'");
-  EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
-  EXPECT_EQ(shell_quote(""), "''");
+TEST(ReverseChange, SwapsFromAndToQuotingOnlyWhatTheShellNeeds) {
+  Change change;
+  change.entity = "nic:node07/mlx5_2";
+  change.variable = "pfc priorities";
+  change.from = "3,4";
+  change.to = "it's@50%+1";
+  EXPECT_EQ(reverse_change_arguments(change),
+            "--entity nic:node07/mlx5_2 --var 'pfc priorities' --from 'it'\\''s@50%+1' --to 3,4");
+  change.to = "user@host+50%";  // bare: a shell takes '@', '%' and '+' as they are
+  EXPECT_EQ(reverse_change_arguments(change),
+            "--entity nic:node07/mlx5_2 --var 'pfc priorities' --from user@host+50% --to 3,4");
 }
 
 }  // namespace
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

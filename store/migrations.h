@@ -7,7 +7,7 @@
 
 #include "base/result.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 
 class Database;
 
@@ -21,4 +21,4 @@ Status migrate(Database& db, int target);
 // The refusal for a database written by a newer netdoctor.
 Error newer_schema_error(int found, const std::string& path);
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

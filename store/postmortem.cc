@@ -1,4 +1,4 @@
-#include "kb/store/postmortem.h"
+#include "store/postmortem.h"
 
 #include <fmt/format.h>
 
@@ -7,11 +7,11 @@
 #include <optional>
 
 #include "base/strings.h"
-#include "kb/store/change_verdict.h"
-#include "kb/store/database.h"
-#include "kb/store/time_format.h"
+#include "store/change_verdict.h"
+#include "store/database.h"
+#include "store/time_format.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 namespace {
 
 struct Event {
@@ -234,21 +234,6 @@ std::vector<SettingRow> settings_used(const PostmortemData& data) {
 
 }  // namespace
 
-std::string shell_quote(const std::string& value) {
-  bool plain = !value.empty() && std::all_of(value.begin(), value.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
-           std::string_view("_-./:=@%+,").find(c) != std::string_view::npos;
-  });
-  if (plain) {
-    return value;
-  }
-  std::string quoted = "'";
-  for (char c : value) {
-    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  }
-  return quoted + "'";
-}
-
 std::string reverse_change_arguments(const Change& change) {
   return fmt::format("--entity {} --var {} --from {} --to {}", shell_quote(change.entity),
                      shell_quote(change.variable), shell_quote(change.to),
@@ -464,4 +449,4 @@ nlohmann::json render_postmortem_json(const PostmortemData& data) {
   return out;
 }
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

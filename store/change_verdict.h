@@ -3,9 +3,9 @@
 
 #include <vector>
 
-#include "kb/store/change_repository.h"
+#include "store/change_repository.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 
 struct VerdictInput {
   bool cause_before = true;  // the incident's top cause was found before the change
@@ -23,4 +23,4 @@ ChangeVerdict judge_change(const VerdictInput& input);
 // is missing or the before value is 0 and the after is too.
 std::optional<double> relative_improvement(const Figure& figure);
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

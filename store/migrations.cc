@@ -1,12 +1,12 @@
-#include "kb/store/migrations.h"
+#include "store/migrations.h"
 
 #include <fmt/format.h>
 
 #include <array>
 
-#include "kb/store/database.h"
+#include "store/database.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 namespace {
 
 // k_migrations[i] takes the schema from version i to i+1.
@@ -149,4 +149,4 @@ Status migrate(Database& db, int target) {
   return {};
 }
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

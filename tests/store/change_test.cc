@@ -1,21 +1,20 @@
 #include <gtest/gtest.h>
 
-#include "kb/store/change_repository.h"
-#include "kb/store/change_verdict.h"
-#include "kb/store/database.h"
-#include "kb/store/incident_repository.h"
-#include "kb/store/postmortem.h"
-#include "tests/support/test_paths.h"
+#include "store/change_repository.h"
+#include "store/change_verdict.h"
+#include "store/database.h"
+#include "store/incident_repository.h"
+#include "store/postmortem.h"
+#include "tests/store/store_fixture.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 namespace {
 
-class StoreChange : public ::testing::Test {
+class StoreChange : public StoreTest {
  protected:
   void SetUp() override {
-    auto db = Database::open(netdoctor::testing::make_temp_dir("change") + "/nd.db");
-    ASSERT_TRUE(db.ok()) << db.error().describe();
-    m_db.emplace(std::move(db).value());
+    StoreTest::SetUp();
+    ASSERT_FALSE(HasFatalFailure());
     IncidentRepository incidents(*m_db);
     auto id = incidents.open("slowdown", "bundle pfc-storm.tar.gz", 1'764'662'400.0);
     ASSERT_TRUE(id.ok());
@@ -36,7 +35,6 @@ class StoreChange : public ::testing::Test {
     return c;
   }
 
-  std::optional<Database> m_db;
   std::int64_t m_incident = 0;
 };
 
@@ -195,4 +193,4 @@ TEST(ChangeVerdictLogic, MissingFiguresGiveNoEffect) {
 }
 
 }  // namespace
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

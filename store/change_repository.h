@@ -11,7 +11,7 @@
 
 #include "base/result.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 
 class Database;
 
@@ -93,4 +93,4 @@ class ChangeRepository {
   Database& m_db;
 };
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

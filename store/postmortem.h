@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "base/result.h"
-#include "kb/store/change_repository.h"
-#include "kb/store/incident_repository.h"
+#include "store/change_repository.h"
+#include "store/incident_repository.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 
 class Database;
 
@@ -29,7 +29,5 @@ nlohmann::json render_postmortem_json(const PostmortemData& data);
 
 // The change that undoes `change`, as a command line: "--entity E --var V --from NEW --to OLD".
 std::string reverse_change_arguments(const Change& change);
-// Quotes a value for a POSIX shell when it needs it.
-std::string shell_quote(const std::string& value);
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

@@ -1,15 +1,16 @@
+#include "store/database.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 
-#include "kb/store/change_repository.h"
-#include "kb/store/database.h"
-#include "kb/store/incident_repository.h"
-#include "kb/store/migrations.h"
-#include "kb/store/time_format.h"
+#include "store/change_repository.h"
+#include "store/incident_repository.h"
+#include "store/migrations.h"
+#include "store/time_format.h"
 #include "tests/support/test_paths.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 namespace {
 
 std::string temp_db(const std::string& tag) {
@@ -142,4 +143,4 @@ TEST(StoreDatabase, TimesRenderAsIso8601Utc) {
 }
 
 }  // namespace
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

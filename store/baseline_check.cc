@@ -1,8 +1,8 @@
-#include "kb/store/baseline_check.h"
+#include "store/baseline_check.h"
 
 #include "base/strings.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 
 std::optional<BaselineComparison> compare_with_baseline(const PerfRun& current,
                                                         const PerfRun& baseline, double threshold) {
@@ -79,4 +79,4 @@ std::optional<double> parse_threshold(const std::string& text) {
   return fraction;
 }
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

@@ -1,11 +1,11 @@
 #include <gtest/gtest.h>
 
-#include "kb/store/baseline_check.h"
-#include "kb/store/baseline_repository.h"
-#include "kb/store/database.h"
-#include "tests/support/test_paths.h"
+#include "store/baseline_check.h"
+#include "store/baseline_repository.h"
+#include "store/database.h"
+#include "tests/store/store_fixture.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 namespace {
 
 PerfRun bw_run(const std::string& client, const std::string& server, const std::string& device,
@@ -31,15 +31,7 @@ PerfRun lat_run(const std::string& client, const std::string& server, double us)
   return run;
 }
 
-class StoreBaseline : public ::testing::Test {
- protected:
-  void SetUp() override {
-    auto db = Database::open(netdoctor::testing::make_temp_dir("baseline") + "/nd.db");
-    ASSERT_TRUE(db.ok()) << db.error().describe();
-    m_db.emplace(std::move(db).value());
-  }
-  std::optional<Database> m_db;
-};
+using StoreBaseline = StoreTest;
 
 TEST_F(StoreBaseline, PairSixPercentBelowIsFlaggedFourPercentIsNot) {
   BaselineRepository baselines(*m_db);
@@ -134,6 +126,18 @@ TEST(BaselineThreshold, PercentAndFractionFormsParse) {
   EXPECT_FALSE(parse_threshold("150%"));
 }
 
+TEST(BaselineFigure, BandwidthElseLatencyElseADash) {
+  EXPECT_EQ(figure_text(bw_run("a", "b", "mlx5_0", 97.125)), "97.12 Gb/s");
+  EXPECT_EQ(figure_text(bw_run("a", "b", "mlx5_0", 390.0)), "390.00 Gb/s");
+  EXPECT_EQ(figure_text(lat_run("a", "b", 1.849)), "1.85 us");
+  PerfRun both = bw_run("a", "b", "mlx5_0", 10.0);
+  both.lat_us = 3.0;
+  EXPECT_EQ(figure_text(both), "10.00 Gb/s");  // a bandwidth test's latency is not its figure
+  PerfRun none = lat_run("a", "b", 1.0);
+  none.lat_us.reset();
+  EXPECT_EQ(figure_text(none), "-");
+}
+
 TEST(BaselinePair, ClientServerNamesSplitOnDoubleUnderscore) {
   auto pair = parse_pair("node01__node02");
   ASSERT_TRUE(pair);
@@ -145,4 +149,4 @@ TEST(BaselinePair, ClientServerNamesSplitOnDoubleUnderscore) {
 }
 
 }  // namespace
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

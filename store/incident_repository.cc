@@ -1,13 +1,13 @@
-#include "kb/store/incident_repository.h"
+#include "store/incident_repository.h"
 
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
 #include "base/json_text.h"
-#include "kb/store/database.h"
+#include "store/database.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 namespace {
 
 constexpr const char* k_incident_columns =
@@ -283,4 +283,4 @@ Status IncidentRepository::confirm_cause(std::int64_t id, const std::string& cau
   });
 }
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

@@ -1,8 +1,10 @@
-#include "kb/store/baseline_repository.h"
+#include "store/baseline_repository.h"
 
-#include "kb/store/database.h"
+#include <fmt/format.h>
 
-namespace netdoctor::kb::store {
+#include "store/database.h"
+
+namespace netdoctor::store {
 namespace {
 
 constexpr const char* k_select =
@@ -34,6 +36,13 @@ std::optional<std::int64_t> msg_bytes_param(const PerfRun& run) {
 }
 
 }  // namespace
+
+std::string figure_text(const PerfRun& run) {
+  if (run.bw_gbps) {
+    return fmt::format("{:.2f} Gb/s", *run.bw_gbps);
+  }
+  return run.lat_us ? fmt::format("{:.2f} us", *run.lat_us) : "-";
+}
 
 std::optional<std::pair<std::string, std::string>> parse_pair(const std::string& text) {
   auto split_at = text.find("__");
@@ -106,4 +115,4 @@ Result<std::vector<PerfRun>> BaselineRepository::for_pair(const std::string& cli
   return query("WHERE client = ? AND server = ?", {client, server});
 }
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

@@ -3,9 +3,9 @@
 
 #include <string>
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 
 // 1764662400.25 -> "2025-12-02T08:00:00Z" (whole seconds; fractions are dropped).
 std::string iso8601_utc(double unix_seconds);
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

@@ -10,7 +10,7 @@
 
 #include "base/result.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 
 class Database;
 
@@ -102,4 +102,4 @@ class IncidentRepository {
   Database& m_db;
 };
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

@@ -1,12 +1,12 @@
-#include "kb/store/database.h"
+#include "store/database.h"
 
 #include <sqlite3.h>
 
 #include <utility>
 
-#include "kb/store/migrations.h"
+#include "store/migrations.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 
 Database::Database(sqlite3* handle, std::string path, DatabaseOptions options)
     : m_handle(handle), m_path(std::move(path)), m_options(options) {}
@@ -141,4 +141,4 @@ Result<std::string> Database::integrity_check() {
   return report;
 }
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

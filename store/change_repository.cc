@@ -1,12 +1,12 @@
-#include "kb/store/change_repository.h"
+#include "store/change_repository.h"
 
 #include <fmt/format.h>
 
-#include "kb/store/database.h"
-#include "kb/store/incident_repository.h"
-#include "kb/store/time_format.h"
+#include "store/database.h"
+#include "store/incident_repository.h"
+#include "store/time_format.h"
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 namespace {
 
 constexpr const char* k_change_columns =
@@ -230,4 +230,4 @@ Result<Change> ChangeRepository::rollback(std::int64_t id, double at) {
   return change;
 }
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

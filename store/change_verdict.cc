@@ -1,8 +1,8 @@
-#include "kb/store/change_verdict.h"
+#include "store/change_verdict.h"
 
 #include <cmath>
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 
 std::optional<double> relative_improvement(const Figure& figure) {
   if (!figure.before || !figure.after) {
@@ -47,4 +47,4 @@ ChangeVerdict judge_change(const VerdictInput& input) {
   return better ? ChangeVerdict::Improved : ChangeVerdict::NoEffect;
 }
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

@@ -12,7 +12,7 @@
 struct sqlite3;
 struct sqlite3_stmt;
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 
 // The error every SQLite failure becomes. SQLITE_BUSY/LOCKED become the Busy error (see
 // is_busy); a file that is not a database becomes Parse; a refused constraint InvalidArgument.
@@ -61,4 +61,4 @@ class Statement {
   std::optional<Error> m_bind_error;
 };
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store

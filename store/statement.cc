@@ -1,10 +1,10 @@
-#include "kb/store/statement.h"
+#include "store/statement.h"
 
 #include <sqlite3.h>
 
 #include <utility>
 
-namespace netdoctor::kb::store {
+namespace netdoctor::store {
 namespace {
 
 constexpr const char* k_busy_message =
@@ -160,4 +160,4 @@ std::optional<std::int64_t> Statement::optional_int64(int column) const {
   return int64(column);
 }
 
-}  // namespace netdoctor::kb::store
+}  // namespace netdoctor::store
