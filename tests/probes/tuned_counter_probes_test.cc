@@ -37,5 +37,33 @@ TEST(TunedDropsBuffers, LossyQueueDropsKeepTheSiteShareOfTheirStrength) {
   EXPECT_DOUBLE_EQ(full[0].strength, 2.0 * lossy[0].strength);
 }
 
+TEST(TunedEcnCnp, AStricterSiteCallsALeafMarkingFarLessThanTheRestInactive) {
+  model::Fabric fabric = healthy_fleet();
+  // leaf2's hosts pause and mark 6/s, about 2 % of the rest's ~300/s: above the kb's 1 %.
+  for (int h = 4; h < 8; ++h) {
+    for (int n = 0; n < 4; ++n) {
+      set_rate(nic_at(fabric, h, n).samples, "ecn_marked_packets", -1, 6.0);
+      set_rate(nic_at(fabric, h, n).samples, "pfc_rx_pause_frames", 3, 4000.0);
+    }
+  }
+  EXPECT_TRUE(with_signal(run_probe("ecn-cnp", fabric), "ecn-inactive").empty());
+
+  auto inactive = with_signal(
+      run_probe("ecn-cnp", fabric, {}, {{"ecn-cnp.inactive_fraction", 0.05}}), "ecn-inactive");
+  ASSERT_EQ(inactive.size(), 1u);
+  EXPECT_EQ(inactive[0].entities[0], "switch:leaf2");
+}
+
+TEST(TunedEcnCnp, AStricterSiteFlagsAFewIgnoredCnps) {
+  model::Fabric fabric = healthy_fleet();
+  set_rate(nic_at(fabric, 2, 1).samples, "cnp_ignored", -1, 0.5, 0.0);
+  EXPECT_TRUE(with_signal(run_probe("ecn-cnp", fabric), "cnp-ignored").empty());
+
+  auto ignored = with_signal(run_probe("ecn-cnp", fabric, {}, {{"ecn-cnp.min_ignored_rate", 0.2}}),
+                             "cnp-ignored");
+  ASSERT_EQ(ignored.size(), 1u);
+  EXPECT_EQ(ignored[0].entities[0], "nic:node03/mlx5_1");
+}
+
 }  // namespace
 }  // namespace netdoctor::testing
