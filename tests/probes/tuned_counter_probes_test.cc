@@ -65,5 +65,23 @@ TEST(TunedEcnCnp, AStricterSiteFlagsAFewIgnoredCnps) {
   EXPECT_EQ(ignored[0].entities[0], "nic:node03/mlx5_1");
 }
 
+TEST(TunedRetransmits, ASiteRaisingTheEventFloorClearsAFewRecoveriesPerSecond) {
+  model::Fabric fabric = healthy_fleet();
+  set_rate(nic_at(fabric, 2, 2).samples, "out_of_sequence", -1, 8.0);
+  auto flags = with_signal(run_probe("retransmits", fabric), "rdma-retransmits");
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_LT(flags[0].strength, 0.5);  // below the costly rate of 10/s
+
+  auto cheaper =
+      with_signal(run_probe("retransmits", fabric, {}, {{"retransmits.costly_event_rate", 2.0}}),
+                  "rdma-retransmits");
+  ASSERT_EQ(cheaper.size(), 1u);
+  EXPECT_GT(cheaper[0].strength, flags[0].strength);
+
+  auto tuned = run_probe("retransmits", fabric, {}, {{"retransmits.min_event_rate", 10.0}});
+  EXPECT_TRUE(with_signal(tuned, "rdma-retransmits").empty());
+  EXPECT_EQ(with_signal(tuned, "retransmits-clear").size(), 1u);
+}
+
 }  // namespace
 }  // namespace netdoctor::testing
