@@ -83,5 +83,35 @@ TEST(TunedRetransmits, ASiteRaisingTheEventFloorClearsAFewRecoveriesPerSecond) {
   EXPECT_EQ(with_signal(tuned, "retransmits-clear").size(), 1u);
 }
 
+void foreign_bytes(model::Fabric& fabric, double share) {
+  auto& nic = nic_at(fabric, 4, 0);
+  set_rate(nic.samples, "prio_tx_bytes", 3, 20e9, 1e15);
+  set_rate(nic.samples, "rdma_tx_bytes", -1, 20e9 * (1.0 - share), 1e15);
+}
+
+TEST(TunedTrafficIsolation, AStricterSiteFlagsAFewPercentOfForeignBytes) {
+  model::Fabric fabric = healthy_fleet();
+  foreign_bytes(fabric, 0.04);
+  EXPECT_TRUE(with_signal(run_probe("traffic-isolation", fabric), "non-rdma-on-lossless").empty());
+
+  auto flags = with_signal(run_probe("traffic-isolation", fabric, {},
+                                     {{"traffic-isolation.max_foreign_share", 0.02},
+                                      {"traffic-isolation.min_share_over_fleet", 0.02}}),
+                           "non-rdma-on-lossless");
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].entities[0], "nic:node05/mlx5_0");
+}
+
+TEST(TunedTrafficIsolation, ALooserSiteAcceptsMoreAccountingDisagreement) {
+  model::Fabric fabric = healthy_fleet();
+  foreign_bytes(fabric, 0.07);
+  EXPECT_EQ(with_signal(run_probe("traffic-isolation", fabric), "non-rdma-on-lossless").size(), 1u);
+
+  auto tuned =
+      run_probe("traffic-isolation", fabric, {}, {{"traffic-isolation.max_foreign_share", 0.1}});
+  EXPECT_TRUE(with_signal(tuned, "non-rdma-on-lossless").empty());
+  EXPECT_EQ(with_signal(tuned, "isolation-ok").size(), 1u);
+}
+
 }  // namespace
 }  // namespace netdoctor::testing
