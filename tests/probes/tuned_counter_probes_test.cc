@@ -113,5 +113,41 @@ TEST(TunedTrafficIsolation, ALooserSiteAcceptsMoreAccountingDisagreement) {
   EXPECT_EQ(with_signal(tuned, "isolation-ok").size(), 1u);
 }
 
+TEST(TunedPacketSize, ASiteCountingLargerPacketsAsSmall) {
+  model::Fabric fabric = healthy_fleet();
+  // 1500-byte packets: above a quarter of the 4096 path MTU, below half of it.
+  for (auto& host : fabric.hosts) {
+    for (auto& nic : host.nics) {
+      set_rate(nic.samples, "prio_tx_bytes", 3, 2.4e9, 1e15);
+      set_rate(nic.samples, "prio_tx_packets", 3, 1.6e6, 1e12);
+    }
+  }
+  EXPECT_EQ(with_signal(run_probe("packet-size", fabric), "packet-size-normal").size(), 1u);
+
+  auto small = with_signal(
+      run_probe("packet-size", fabric, {}, {{"packet-size.small_fraction_of_mtu", 0.5}}),
+      "small-packets");
+  ASSERT_EQ(small.size(), 1u);
+  EXPECT_NE(small[0].summary.find("1500 bytes"), std::string::npos) << small[0].summary;
+}
+
+TEST(TunedPacketSize, TheSitesPathMtuWhenNoHostReportsOne) {
+  model::Fabric fabric = healthy_fleet();
+  for (auto& host : fabric.hosts) {
+    for (auto& nic : host.nics) {
+      nic.active_mtu.reset();
+      set_rate(nic.samples, "prio_tx_bytes", 3, 2.4e9, 1e15);
+      set_rate(nic.samples, "prio_tx_packets", 3, 3e6, 1e12);  // 800 bytes
+    }
+  }
+  EXPECT_EQ(with_signal(run_probe("packet-size", fabric), "small-packets").size(), 1u);
+
+  auto normal =
+      with_signal(run_probe("packet-size", fabric, {}, {{"packet-size.default_path_mtu", 1024.0}}),
+                  "packet-size-normal");
+  ASSERT_EQ(normal.size(), 1u);
+  EXPECT_NE(normal[0].summary.find("path MTU 1024"), std::string::npos) << normal[0].summary;
+}
+
 }  // namespace
 }  // namespace netdoctor::testing
