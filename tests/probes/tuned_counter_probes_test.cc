@@ -149,5 +149,19 @@ TEST(TunedPacketSize, TheSitesPathMtuWhenNoHostReportsOne) {
   EXPECT_NE(normal[0].summary.find("path MTU 1024"), std::string::npos) << normal[0].summary;
 }
 
+TEST(TunedClock, ASiteWideningTheOffsetToleranceAcceptsAFewMilliseconds) {
+  model::Fabric fabric = healthy_fleet();
+  fabric.hosts[2].clock.offset_s = 3e-3;
+  auto offset = with_signal(run_probe("clock", fabric), "clock-offset");
+  ASSERT_EQ(offset.size(), 1u);
+  EXPECT_EQ(offset[0].entities[0], "host:node03");
+
+  auto wide = run_probe("clock", fabric, {}, {{"clock.offset_tolerance", 5.0}});
+  EXPECT_TRUE(with_signal(wide, "clock-offset").empty());
+  auto ok = with_signal(wide, "clock-ok");
+  ASSERT_EQ(ok.size(), 1u);
+  EXPECT_NE(ok[0].summary.find("tolerance 5 ms"), std::string::npos) << ok[0].summary;
+}
+
 }  // namespace
 }  // namespace netdoctor::testing
