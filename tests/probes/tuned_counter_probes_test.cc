@@ -163,5 +163,23 @@ TEST(TunedClock, ASiteWideningTheOffsetToleranceAcceptsAFewMilliseconds) {
   EXPECT_NE(ok[0].summary.find("tolerance 5 ms"), std::string::npos) << ok[0].summary;
 }
 
+TEST(TunedUtilizationEcmp, ASiteWithALowerHotMarkSeesTheImbalance) {
+  model::Fabric fabric = healthy_fleet();
+  for (int u = 0; u < 16; ++u) {
+    auto& port = port_named(fabric, "leaf1", "Ethernet" + std::to_string(256 + u * 8));
+    set_gauge(port.samples, "tx_util_pct", -1, (u % 4 == 0) ? 75.0 : 15.0);
+  }
+  EXPECT_EQ(with_signal(run_probe("utilization-ecmp", fabric), "ecmp-imbalance").size(), 0u);
+
+  auto imbalance = with_signal(
+      run_probe("utilization-ecmp", fabric, {}, {{"utilization-ecmp.hot_utilisation", 0.7}}),
+      "ecmp-imbalance");
+  ASSERT_EQ(imbalance.size(), 1u);
+  EXPECT_EQ(imbalance[0].entities[0], "switch:leaf1");
+  EXPECT_TRUE(names(imbalance[0], "port:leaf1/Ethernet256"));
+  EXPECT_NE(imbalance[0].summary.find("at 70 % or more"), std::string::npos)
+      << imbalance[0].summary;
+}
+
 }  // namespace
 }  // namespace netdoctor::testing
