@@ -181,5 +181,35 @@ TEST(TunedUtilizationEcmp, ASiteWithALowerHotMarkSeesTheImbalance) {
       << imbalance[0].summary;
 }
 
+TEST(TunedPerftestBaseline, ALooserSiteRuleAcceptsALargerDrop) {
+  model::Fabric fabric = healthy_fleet();
+  for (auto& run : fabric.perftests) {
+    if (!run.baseline && run.client == "node03" && run.bw_avg_gbps) {
+      run.bw_avg_gbps = 300.0;  // 23.5 % below its baseline
+    }
+  }
+  EXPECT_EQ(with_signal(run_probe("perftest-baseline", fabric), "perftest-regression").size(), 1u);
+
+  auto tuned = run_probe("perftest-baseline", fabric, {}, {{"baseline.threshold", 0.3}});
+  EXPECT_TRUE(with_signal(tuned, "perftest-regression").empty());
+  EXPECT_EQ(with_signal(tuned, "perftest-ok").size(), 1u);
+}
+
+TEST(TunedPerftestBaseline, AFailedRunWeighsWhatTheSiteSays) {
+  model::Fabric fabric = healthy_fleet();
+  fabric.perftests[2].ok = false;
+  fabric.perftests[2].error = "Couldn't connect to node02:18515";
+  fabric.perftests[2].baseline = false;
+  auto failed = with_signal(run_probe("perftest-baseline", fabric), "perftest-failed");
+  ASSERT_EQ(failed.size(), 1u);
+  EXPECT_DOUBLE_EQ(failed[0].strength, 0.9);
+
+  auto tuned = with_signal(
+      run_probe("perftest-baseline", fabric, {}, {{"perftest-baseline.failed_strength", 0.5}}),
+      "perftest-failed");
+  ASSERT_EQ(tuned.size(), 1u);
+  EXPECT_DOUBLE_EQ(tuned[0].strength, 0.5);
+}
+
 }  // namespace
 }  // namespace netdoctor::testing
