@@ -1,155 +1,220 @@
-// clock: host clocks against their reference (chronyc) and against each other (the capture
-// timestamps of one sample index, which each machine read from its own clock).
+// clock: do the hosts' clocks agree? Reads each host's offset from its reference and its
+// synchronisation state (chronyc tracking), and the capture timestamps of every machine
+// (captured_at): for one sample index each machine read its own clock at about the same
+// moment, so a host whose timestamps sit apart from the rest has a clock that does.
+//
+// Collective libraries time out after seconds, but NCCL/RDMA tracing and log correlation
+// compare timestamps across hosts and misorder events beyond about a millisecond. In a healthy
+// fleet every host is synchronised, its offset is tens of microseconds, and its capture
+// timestamps land with the others':
+//   clock-unsynchronised  a host's clock runs free of its reference (leap status not normal);
+//   clock-offset          a host is off its reference beyond the tolerance and outside the
+//                         fleet's spread, or its capture timestamps sit apart from the fleet's.
 #include <fmt/format.h>
 
 #include <cmath>
 #include <map>
 
 #include "probes/builtin.h"
-#include "probes/probe_support.h"
+#include "probes/fleet_probe.h"
 
 namespace netdoctor::probes {
 namespace {
 
-// Collective libraries time out after seconds, but NCCL/RDMA tracing and log correlation
-// compare timestamps across hosts; beyond ~1 ms they misorder events. A synchronised chrony
-// keeps hosts within tens of microseconds, so 1 ms is a generous absolute floor.
-constexpr double k_offset_floor_s = 1e-3;
-// Capture timestamps: collectors fan out in parallel and healthy machines land within a few
-// hundred ms of each other; below 0.5 s collection order and clock skew can't be separated.
-constexpr double k_capture_skew_floor_s = 0.5;
-// Deviations are judged at 5 robust sigmas of the fleet (see OutlierRule::min_z).
-constexpr double k_min_z = 5.0;
+// Statistics: the robust sigma of a normal distribution is 1.4826 x its MAD.
 constexpr double k_mad_to_sigma = 1.4826;
+// Units: chrony's offsets are in seconds; the offset tolerance and the findings' figures in ms.
+constexpr double k_ms_per_s = 1e3;
 
-class ClockProbe final : public BasicProbe {
+struct Survey {
+  std::size_t hosts = 0;
+  std::size_t with_chrony = 0;  // hosts with chronyc tracking (offset or sync state)
+  FleetStats offsets;           // offset from the reference, seconds
+  // Capture-time skew: per sample index, each host against the median of every machine.
+  std::map<std::string, std::vector<double>> skews;  // host -> deviation per sample, seconds
+  FleetStats skew;                                   // over every host's every deviation
+};
+
+// How far a host may sit from its reference and from the fleet: an absolute floor, widened to
+// the outlier rule's sigmas when the fleet itself is spread.
+struct Tolerances {
+  double offset_floor = 0.0;  // seconds
+  double offset = 0.0;
+  double skew = 0.0;
+};
+
+// For each sample index with enough machines, each host's capture time against the median of
+// every machine (hosts and switches).
+void survey_skews(const model::Fabric& fabric, std::size_t min_machines, Survey& fleet) {
+  std::size_t max_samples = 0;
+  for (const auto& host : fabric.hosts) {
+    max_samples = std::max(max_samples, host.captured_at.size());
+  }
+  std::vector<double> all_devs;
+  for (std::size_t i = 0; i < max_samples; ++i) {
+    std::vector<double> times;
+    for (const auto& host : fabric.hosts) {
+      if (i < host.captured_at.size()) {
+        times.push_back(host.captured_at[i]);
+      }
+    }
+    for (const auto& sw : fabric.switches) {
+      if (i < sw.captured_at.size()) {
+        times.push_back(sw.captured_at[i]);
+      }
+    }
+    if (times.size() < min_machines) {
+      continue;
+    }
+    double median = median_of(times);
+    for (const auto& host : fabric.hosts) {
+      if (i < host.captured_at.size()) {
+        double dev = host.captured_at[i] - median;
+        fleet.skews[host.name].push_back(dev);
+        all_devs.push_back(dev);
+      }
+    }
+  }
+  fleet.skew = fleet_stats(all_devs);
+}
+
+Tolerances tolerances(const Survey& fleet, const Judgement& judgement) {
+  const double min_z = judgement.fleet_limit("outlier_min_z");
+  Tolerances limits;
+  limits.offset_floor = judgement.limit("offset_tolerance") / k_ms_per_s;
+  limits.offset = std::max(limits.offset_floor, min_z * k_mad_to_sigma * fleet.offsets.mad);
+  limits.skew =
+      std::max(judgement.limit("capture_skew_tolerance"), min_z * k_mad_to_sigma * fleet.skew.mad);
+  return limits;
+}
+
+// What one host's clock shows beyond the tolerances: the evidence, the worst excess over a
+// tolerance (0 when within) and the deciding figure in ms.
+struct Excess {
+  double worst = 0.0;
+  std::string evidence;
+  double value = 0.0;
+  double normal = 0.0;
+};
+
+// Absolute floor against the reference, and relative to the fleet's own offset.
+void offset_excess(const Survey& fleet, const model::Host& host, const Tolerances& limits,
+                   Excess& out) {
+  if (!host.clock.offset_s) {
+    return;
+  }
+  double off = *host.clock.offset_s;
+  double excess = std::max(std::fabs(off) / limits.offset,
+                           std::fabs(off - fleet.offsets.median) / limits.offset);
+  if (excess > 1.0 && std::fabs(off) > limits.offset_floor) {
+    out.worst = excess;
+    out.value = off * k_ms_per_s;
+    out.normal = fleet.offsets.median * k_ms_per_s;
+    out.evidence = fmt::format(
+        "{} is {:.4g} ms {} its reference (fleet median {:.3g} ms, "
+        "tolerance {:.3g} ms)",
+        host.name, std::fabs(off) * k_ms_per_s, off > 0 ? "ahead of" : "behind",
+        fleet.offsets.median * k_ms_per_s, limits.offset * k_ms_per_s);
+  }
+}
+
+void skew_excess(const Survey& fleet, const model::Host& host, const Tolerances& limits,
+                 Excess& out) {
+  auto it = fleet.skews.find(host.name);
+  if (it == fleet.skews.end()) {
+    return;
+  }
+  double dev = median_of(it->second);
+  double excess = std::fabs(dev - fleet.skew.median) / limits.skew;
+  if (excess > 1.0) {
+    if (out.worst == 0.0) {
+      out.value = dev * k_ms_per_s;
+      out.normal = fleet.skew.median * k_ms_per_s;
+    }
+    out.worst = std::max(out.worst, excess);
+    out.evidence += fmt::format(
+        "{}{}'s capture timestamps are {:.3g} s {} the fleet's "
+        "median (spread {:.3g} s)",
+        out.evidence.empty() ? "" : "; ", host.name, std::fabs(dev),
+        dev > 0 ? "ahead of" : "behind", k_mad_to_sigma * fleet.skew.mad);
+  }
+}
+
+void judge_host(const Survey& fleet, const model::Host& host, const Tolerances& limits,
+                Judgement& judgement) {
+  const auto& clock = host.clock;
+  if (clock.synchronised && !*clock.synchronised) {
+    judgement.find(
+        "clock-unsynchronised", {host.entity()}, judgement.limit("unsynchronised_strength"),
+        fmt::format("{} is not synchronised (leap status \"{}\", reference {})", host.name,
+                    clock.leap_status, clock.reference.empty() ? "none" : clock.reference));
+  }
+  Excess excess;
+  offset_excess(fleet, host, limits, excess);
+  skew_excess(fleet, host, limits, excess);
+  if (excess.worst > 0.0) {
+    judgement.find("clock-offset", {host.entity()},
+                   saturating(excess.worst, judgement.limit("excess_half_ratio")), excess.evidence,
+                   excess.value, excess.normal, "ms");
+  }
+}
+
+class ClockProbe final : public FleetProbe<Survey> {
  public:
   ClockProbe()
-      : BasicProbe("clock", "Clock offset, synchronisation and capture-time skew per host",
-                   CostClass::Passive, {"chronyc tracking", "captured_at"},
-                   {"clock-offset", "clock-unsynchronised", "clock-ok"}) {}
+      : FleetProbe(
+            {.id = "clock",
+             .description = "Clock offset, synchronisation and capture-time skew per host",
+             .cost = CostClass::Passive,
+             .reads = {"chronyc tracking", "captured_at"},
+             .findings = {"clock-offset", "clock-unsynchronised"},
+             .clearing = "clock-ok",
+             .thresholds = {"offset_tolerance", "capture_skew_tolerance", "skew_min_machines",
+                            "unsynchronised_strength", "excess_half_ratio", "ok_strength"}}) {}
 
  protected:
-  void examine(const ProbeContext& context, ProbeResult& result) const override {
-    const model::Fabric& fabric = context.fabric;
+  Survey survey(Judgement& judgement) const override {
+    const model::Fabric& fabric = judgement.fabric();
+    Survey fleet;
+    fleet.hosts = fabric.hosts.size();
     std::vector<double> offsets;
-    std::size_t with_chrony = 0;
     for (const auto& host : fabric.hosts) {
       if (host.clock.offset_s) {
         offsets.push_back(*host.clock.offset_s);
       }
       if (host.clock.offset_s || host.clock.synchronised) {
-        ++with_chrony;
+        ++fleet.with_chrony;
       }
     }
-    // Capture-time skew: per sample index, each machine against the median of all machines.
-    std::map<std::string, std::vector<double>> skews;  // host -> deviation per sample
-    std::vector<double> all_devs;
-    std::size_t max_samples = 0;
-    for (const auto& host : fabric.hosts) {
-      max_samples = std::max(max_samples, host.captured_at.size());
+    fleet.offsets = fleet_stats(offsets);
+    survey_skews(fabric, judgement.limit_count("skew_min_machines"), fleet);
+    return fleet;
+  }
+
+  // Capture skew compares the whole fleet at once: every host it reaches is judged, so it
+  // never leaves part of the fleet unjudged (no partial note), but it may judge on its own.
+  std::vector<Coverage> coverage(const Survey& fleet) const override {
+    return {{"hosts", "chronyc tracking", fleet.with_chrony, fleet.hosts},
+            {"machines", "captured_at", fleet.skews.size(), fleet.skews.size()}};
+  }
+
+  void judge(const Survey& fleet, Judgement& judgement) const override {
+    const Tolerances limits = tolerances(fleet, judgement);
+    for (const auto& host : judgement.fabric().hosts) {
+      judge_host(fleet, host, limits, judgement);
     }
-    for (std::size_t i = 0; i < max_samples; ++i) {
-      std::vector<double> times;
-      for (const auto& host : fabric.hosts) {
-        if (i < host.captured_at.size()) {
-          times.push_back(host.captured_at[i]);
-        }
-      }
-      for (const auto& sw : fabric.switches) {
-        if (i < sw.captured_at.size()) {
-          times.push_back(sw.captured_at[i]);
-        }
-      }
-      if (times.size() < 3) {
-        continue;
-      }
-      double median = median_of(times);
-      for (const auto& host : fabric.hosts) {
-        if (i < host.captured_at.size()) {
-          double dev = host.captured_at[i] - median;
-          skews[host.name].push_back(dev);
-          all_devs.push_back(dev);
-        }
-      }
-    }
-    if (with_chrony == 0 && all_devs.empty()) {
-      result.status = ProbeStatus::Skipped;
-      result.reason =
-          "no data for chronyc tracking, and too few machines to compare "
-          "captured_at";
-      return;
-    }
-    if (with_chrony < fabric.hosts.size()) {
-      add_note(result, fmt::format("partial coverage: {} of {} hosts have chronyc tracking",
-                                   with_chrony, fabric.hosts.size()));
-    }
-    FleetStats offset_stats = fleet_stats(offsets);
-    double offset_limit = std::max(k_offset_floor_s, k_min_z * k_mad_to_sigma * offset_stats.mad);
-    FleetStats skew_stats = fleet_stats(all_devs);
-    double skew_limit = std::max(k_capture_skew_floor_s, k_min_z * k_mad_to_sigma * skew_stats.mad);
-    bool found = false;
-    for (const auto& host : fabric.hosts) {
-      const auto& clock = host.clock;
-      if (clock.synchronised && !*clock.synchronised) {
-        found = true;
-        result.findings.push_back(make_finding(
-            "clock-unsynchronised", {host.entity()}, 0.8,
-            fmt::format("{} is not synchronised (leap status \"{}\", reference {})", host.name,
-                        clock.leap_status, clock.reference.empty() ? "none" : clock.reference)));
-      }
-      double worst = 0.0;
-      std::string evidence;
-      double value = 0.0;
-      double normal = 0.0;
-      if (clock.offset_s) {
-        double off = *clock.offset_s;
-        // Absolute floor against the reference, and relative to the fleet's own offset.
-        double excess = std::max(std::fabs(off) / offset_limit,
-                                 std::fabs(off - offset_stats.median) / offset_limit);
-        if (excess > 1.0 && std::fabs(off) > k_offset_floor_s) {
-          worst = excess;
-          value = off * 1e3;
-          normal = offset_stats.median * 1e3;
-          evidence = fmt::format(
-              "{} is {:.4g} ms {} its reference (fleet median {:.3g} ms, "
-              "tolerance {:.3g} ms)",
-              host.name, std::fabs(off) * 1e3, off > 0 ? "ahead of" : "behind",
-              offset_stats.median * 1e3, offset_limit * 1e3);
-        }
-      }
-      auto it = skews.find(host.name);
-      if (it != skews.end()) {
-        double dev = median_of(it->second);
-        double excess = std::fabs(dev - skew_stats.median) / skew_limit;
-        if (excess > 1.0) {
-          if (worst == 0.0) {
-            value = dev * 1e3;
-            normal = skew_stats.median * 1e3;
-          }
-          worst = std::max(worst, excess);
-          evidence += fmt::format(
-              "{}{}'s capture timestamps are {:.3g} s {} the fleet's "
-              "median (spread {:.3g} s)",
-              evidence.empty() ? "" : "; ", host.name, std::fabs(dev),
-              dev > 0 ? "ahead of" : "behind", k_mad_to_sigma * skew_stats.mad);
-        }
-      }
-      if (worst > 0.0) {
-        found = true;
-        result.findings.push_back(make_finding("clock-offset", {host.entity()},
-                                               saturating(worst, 1.0), evidence, value, normal,
-                                               "ms"));
-      }
-    }
-    if (!found) {
-      std::string text = fmt::format(
-          "{} hosts synchronised; offsets median {:.3g} ms (tolerance {:.3g} ms); capture "
-          "times within {:.3g} s of the fleet",
-          with_chrony, offset_stats.median * 1e3, offset_limit * 1e3, skew_limit);
-      result.checked.push_back(text);
-      result.findings.push_back(make_finding("clock-ok", {}, 0.8, text));
-    }
+  }
+
+  Clearance clearance(const Survey& fleet, const Judgement& judgement) const override {
+    const Tolerances limits = tolerances(fleet, judgement);
+    Clearance clear;
+    clear.summary = fmt::format(
+        "{} hosts synchronised; offsets median {:.3g} ms (tolerance {:.3g} ms); capture "
+        "times within {:.3g} s of the fleet",
+        fleet.with_chrony, fleet.offsets.median * k_ms_per_s, limits.offset * k_ms_per_s,
+        limits.skew);
+    clear.strength = judgement.limit("ok_strength");
+    return clear;
   }
 };
 

@@ -1,26 +1,34 @@
-// drops-buffers: drops on the RoCE (lossless) queue of switch ports, receive discards on the
-// NICs, and drops on lossy queues, each judged against the fleet and against the traffic.
+// drops-buffers: where packets are dropped for lack of buffer. Reads the drop and transmit
+// counters of every unicast queue of every switch port (show queue counters) and the receive
+// discards of every NIC on the RoCE priority, or of the whole port where the driver does not
+// count per priority (ethtool -S).
+//
+// A healthy fleet drops nothing on the RoCE queue: it is lossless, and RDMA's go-back-N
+// turns each drop into a window of resent packets. A NIC discards nothing either, since it
+// pauses its peer before its buffer overflows. Lossy queues drop under load, which is TCP's
+// normal behaviour. Each port and NIC is judged against its own fleet, above a floor of
+// drops per second that counter noise (the odd drop during a link retrain) stays under:
+//   lossless-queue-drops  a port drops on its RoCE queue: buffer or headroom ran out;
+//   lossy-queue-drops     a port drops on the other queues far above the rest: congestion of
+//                         the traffic that may drop, weaker evidence;
+//   nic-discards          a NIC discards received packets: its receive buffer overflows;
+//   drops-at-lossy-nic    either kind of drop next to a NIC whose PFC is off on the RoCE
+//                         priority (configured so, or visibly not pausing while it discards):
+//                         that configuration, not buffer size, explains the drops.
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <functional>
 #include <set>
 
 #include "probes/builtin.h"
+#include "probes/fleet_probe.h"
 #include "probes/metric_names.h"
-#include "probes/probe_support.h"
 
 namespace netdoctor::probes {
 namespace {
 
-// A lossless queue should never drop, but counters carry noise (the odd drop during a link
-// retrain); one drop per second sustained over the window is a real loss rate for RDMA,
-// whose go-back-N retransmission turns each drop into a window of resent packets.
-constexpr double k_min_drop_rate = 1.0;
-// One sample: demand at least a minute's worth at that rate in the cumulative count.
-constexpr double k_min_drop_count = k_min_drop_rate * 60.0;
-// SONiC ASICs number unicast queues 0..7 (some 0..9); the lossy set is every UC queue but the
-// RoCE one.
+// Hardware: SONiC ASICs number unicast queues 0..7 (some 0..9); the lossy set is every UC
+// queue but the RoCE one.
 constexpr int k_max_unicast_queue = 10;
 
 struct PortDrops {
@@ -29,6 +37,69 @@ struct PortDrops {
   Reading drops;
   Reading traffic;
 };
+
+struct Survey {
+  int prio = 3;
+  std::vector<PortDrops> lossless;  // ports with drop counters on the RoCE queue
+  std::vector<PortDrops> lossy;     // ports with drop counters on the other unicast queues
+  std::size_t port_total = 0;
+  NicSurvey discards;  // receive discards per NIC (RoCE priority, else the port)
+};
+
+// One class of queue judged across the ports.
+struct QueueClass {
+  const char* signal = "";
+  std::string what;       // "RoCE queue UC3", "lossy queues"
+  double weight = 1.0;    // the share of its outlier strength a finding keeps
+  bool lossless = false;  // only there does PFC at the NIC behind the port explain the drops
+};
+
+// The ports of one queue class in one mode: rates when any port has a rate over the window,
+// else cumulative counts of one sample.
+struct PortFleet {
+  bool rates = false;
+  FleetStats stats;
+  std::string per;
+};
+
+Survey survey_drops(const Judgement& judgement) {
+  Survey fleet;
+  const int prio = fleet.prio = judgement.roce_priority();
+  std::vector<int> lossy;
+  for (int q = 0; q < k_max_unicast_queue; ++q) {
+    if (q != prio) {
+      lossy.push_back(q);
+    }
+  }
+  for (const auto& sw : judgement.fabric().switches) {
+    for (const auto& port : sw.ports) {
+      ++fleet.port_total;
+      PortDrops roce{&sw, &port, read_counter(port.samples, metric::k_sw_queue_drop_packets, prio),
+                     read_counter(port.samples, metric::k_sw_queue_tx_packets, prio)};
+      if (roce.drops.present()) {
+        fleet.lossless.push_back(roce);
+      }
+      PortDrops other{&sw, &port, read_sum(port.samples, metric::k_sw_queue_drop_packets, lossy),
+                      read_sum(port.samples, metric::k_sw_queue_tx_packets, lossy)};
+      if (other.drops.present()) {
+        fleet.lossy.push_back(other);
+      }
+    }
+  }
+  fleet.discards = survey_nics(judgement.fabric(), [prio](const model::Nic& nic) {
+    Reading on_prio = read_counter(nic.samples, metric::k_prio_rx_discards, prio);
+    return on_prio.present() || on_prio.status == model::RateStatus::Reset
+               ? on_prio
+               : read_counter(nic.samples, metric::k_port_rx_discards);
+  });
+  return fleet;
+}
+
+// Below the floor a drop count is counter noise, whatever the fleet does.
+OutlierRule drop_rule(bool rates, const Judgement& judgement) {
+  const double rate = judgement.limit("min_drop_rate");
+  return judgement.outlier_rule(rates ? rate : judgement.cumulative_floor(rate));
+}
 
 // Why PFC is not holding the RoCE priority lossless at this NIC, or empty. A NIC with PFC
 // off there neither pauses nor honours pause, so drops at it or at the switch port facing it
@@ -55,158 +126,147 @@ std::string pfc_inactive(const model::Nic& nic, int prio, bool discarding) {
   return {};
 }
 
+// The NICs discarding far above the fleet: for them a silent pause counter means PFC is off.
+std::set<const model::Nic*> discarding_nics(const Survey& fleet, const Judgement& judgement) {
+  const OutlierRule rule = drop_rule(fleet.discards.rate_mode, judgement);
+  std::set<const model::Nic*> discarding;
+  for (const auto& value : fleet.discards.values) {
+    if (assess_high(value.reading.value, fleet.discards.stats, rule).outlier) {
+      discarding.insert(value.nic);
+    }
+  }
+  return discarding;
+}
+
 double drop_share(const PortDrops& p) {
   double total = p.drops.value + p.traffic.value;
   return total > 0.0 ? p.drops.value / total : 0.0;
 }
 
-class DropsBuffersProbe final : public BasicProbe {
- public:
-  DropsBuffersProbe()
-      : BasicProbe(
-            "drops-buffers", "Drops on the lossless queue, NIC receive discards, lossy-queue drops",
-            CostClass::Passive, {"show queue counters", "show interfaces counters", "ethtool -S"},
-            {"lossless-queue-drops", "nic-discards", "lossy-queue-drops", "drops-at-lossy-nic",
-             "drops-clear"}) {}
-
- protected:
-  void examine(const ProbeContext& context, ProbeResult& result) const override {
-    const model::Fabric& fabric = context.fabric;
-    const int prio = context.options.roce_priority;
-    std::vector<int> lossy;
-    for (int q = 0; q < k_max_unicast_queue; ++q) {
-      if (q != prio) {
-        lossy.push_back(q);
-      }
-    }
-    std::vector<PortDrops> lossless_ports;
-    std::vector<PortDrops> lossy_ports;
-    std::size_t port_total = 0;
-    for (const auto& sw : fabric.switches) {
-      for (const auto& port : sw.ports) {
-        ++port_total;
-        PortDrops p{&sw, &port, read_counter(port.samples, metric::k_sw_queue_drop_packets, prio),
-                    read_counter(port.samples, metric::k_sw_queue_tx_packets, prio)};
-        if (p.drops.present()) {
-          lossless_ports.push_back(p);
-        }
-        PortDrops l{&sw, &port, read_sum(port.samples, metric::k_sw_queue_drop_packets, lossy),
-                    read_sum(port.samples, metric::k_sw_queue_tx_packets, lossy)};
-        if (l.drops.present()) {
-          lossy_ports.push_back(l);
-        }
-      }
-    }
-    NicSurvey nic = survey_nics(fabric, [prio](const model::Nic& n) {
-      Reading r = read_counter(n.samples, metric::k_prio_rx_discards, prio);
-      return r.present() || r.status == model::RateStatus::Reset
-                 ? r
-                 : read_counter(n.samples, metric::k_port_rx_discards);
-    });
-    if (lossless_ports.empty() && nic.with_data == 0) {
-      result.status = ProbeStatus::Skipped;
-      result.reason = "no data for show queue counters or ethtool -S (drop counters)";
-      return;
-    }
-    if (lossless_ports.size() < port_total) {
-      add_note(result, fmt::format("{} of {} switch ports have queue counters",
-                                   lossless_ports.size(), port_total));
-    }
-    if (nic.with_data < nic.total) {
-      add_note(result, fmt::format("partial coverage: {} of {} NICs have discard counters",
-                                   nic.with_data, nic.total));
-    }
-    OutlierRule rule;
-    rule.abs_floor = nic.rate_mode ? k_min_drop_rate : k_min_drop_count;
-    std::set<const model::Nic*> discarding;
-    for (const auto& value : nic.values) {
-      if (assess_high(value.reading.value, nic.stats, rule).outlier) {
-        discarding.insert(value.nic);
-      }
-    }
-    const auto lossy_reason = [&discarding, prio](const model::Nic& n) {
-      return pfc_inactive(n, prio, discarding.count(&n) > 0);
-    };
-
-    bool found = false;
-    found |= judge_ports(lossless_ports, "lossless-queue-drops", prio, fabric, result, 1.0,
-                         lossy_reason);
-    found |= judge_ports(lossy_ports, "lossy-queue-drops", -1, fabric, result, 0.5, nullptr);
-
-    for (const auto& value : nic.values) {
-      Deviation dev = assess_high(value.reading.value, nic.stats, rule);
-      if (!dev.outlier) {
-        continue;
-      }
-      found = true;
-      const std::string why_lossy = lossy_reason(*value.nic);
-      result.findings.push_back(make_finding(
-          why_lossy.empty() ? "nic-discards" : "drops-at-lossy-nic", nic_entities(*value.nic),
-          dev.strength,
-          fmt::format("{} discards {} received packets{} for lack of buffer (priority {} or "
-                      "port), fleet median {}{}{}",
-                      nic_label(*value.nic), human(value.reading.value), per(nic), prio,
-                      human(nic.stats.median), per(nic), why_lossy.empty() ? "" : "; " + why_lossy),
-          value.reading.value, nic.stats.median, nic.rate_mode ? "packets/s" : "packets"));
-    }
-    if (!found) {
-      std::string text = fmt::format(
-          "no drops above the fleet: {} switch ports' RoCE queue UC{} and {} NICs' receive "
-          "discards (NIC median {}{})",
-          lossless_ports.size(), prio, nic.values.size(), human(nic.stats.median), per(nic));
-      result.checked.push_back(text);
-      result.findings.push_back(make_finding("drops-clear", {}, 0.8, text));
+PortFleet port_fleet(const std::vector<PortDrops>& ports) {
+  PortFleet fleet;
+  fleet.rates =
+      std::any_of(ports.begin(), ports.end(), [](const PortDrops& p) { return p.drops.is_rate(); });
+  std::vector<double> values;
+  for (const auto& p : ports) {
+    if (p.drops.is_rate() == fleet.rates) {
+      values.push_back(p.drops.value);
     }
   }
+  fleet.stats = fleet_stats(values);
+  fleet.per = fleet.rates ? "/s" : " (cumulative)";
+  return fleet;
+}
 
- private:
-  // Flags ports whose drops stand out from the other ports; `queue` < 0 means lossy queues.
-  // `lossy_reason` (lossless queue only) says why PFC is not active at the NIC behind a port.
-  static bool judge_ports(const std::vector<PortDrops>& ports, const std::string& signal, int queue,
-                          const model::Fabric& fabric, ProbeResult& result, double weight,
-                          const std::function<std::string(const model::Nic&)>& lossy_reason) {
-    bool rates = std::any_of(ports.begin(), ports.end(),
-                             [](const PortDrops& p) { return p.drops.is_rate(); });
-    std::vector<double> values;
-    for (const auto& p : ports) {
-      if (p.drops.is_rate() == rates) {
-        values.push_back(p.drops.value);
-      }
+// One port whose drops stand out from the other ports of its queue class.
+void find_port_drops(const PortDrops& p, const Deviation& dev, const PortFleet& ports,
+                     const QueueClass& queue, const std::set<const model::Nic*>& discarding,
+                     int prio, Judgement& judgement) {
+  std::vector<std::string> entities{port_entity(p.sw->name, p.port->name)};
+  const model::Nic* nic = nic_behind(judgement.fabric(), *p.sw, *p.port);
+  const std::string lossy = nic != nullptr && queue.lossless
+                                ? pfc_inactive(*nic, prio, discarding.count(nic) > 0)
+                                : std::string();
+  if (nic != nullptr) {
+    append_unique(entities, nic->nic_entity());
+  }
+  append_unique(entities, p.sw->entity());
+  judgement.find(
+      lossy.empty() ? queue.signal : "drops-at-lossy-nic", entities, dev.strength * queue.weight,
+      fmt::format("{}/{} drops {} packets{} on its {} ({} of that queue's traffic), "
+                  "{}x the median port ({}{}){}",
+                  p.sw->name, p.port->name, human(p.drops.value), ports.per, queue.what,
+                  percent(drop_share(p)), human(dev.ratio), human(ports.stats.median), ports.per,
+                  lossy.empty()
+                      ? ""
+                      : fmt::format("; the NIC behind it, {}: {}", nic->nic_entity(), lossy)),
+      p.drops.value, ports.stats.median, ports.rates ? "packets/s" : "packets");
+}
+
+// Ports whose drops on one queue class stand out from the other ports.
+void judge_ports(const std::vector<PortDrops>& ports, const QueueClass& queue,
+                 const std::set<const model::Nic*>& discarding, int prio, Judgement& judgement) {
+  const PortFleet fleet = port_fleet(ports);
+  const OutlierRule rule = drop_rule(fleet.rates, judgement);
+  for (const auto& p : ports) {
+    if (p.drops.is_rate() != fleet.rates) {
+      continue;
     }
-    FleetStats stats = fleet_stats(values);
-    OutlierRule rule;
-    rule.abs_floor = rates ? k_min_drop_rate : k_min_drop_count;
-    const std::string suffix = rates ? "/s" : " (cumulative)";
-    const std::string what = queue >= 0 ? fmt::format("RoCE queue UC{}", queue) : "lossy queues";
-    bool found = false;
-    for (const auto& p : ports) {
-      if (p.drops.is_rate() != rates) {
-        continue;
-      }
-      Deviation dev = assess_high(p.drops.value, stats, rule);
-      if (!dev.outlier) {
-        continue;
-      }
-      found = true;
-      std::vector<std::string> entities{port_entity(p.sw->name, p.port->name)};
-      const model::Nic* nic = nic_behind(fabric, *p.sw, *p.port);
-      const std::string lossy = nic != nullptr && lossy_reason ? lossy_reason(*nic) : "";
-      if (nic != nullptr) {
-        append_unique(entities, nic->nic_entity());
-      }
-      append_unique(entities, p.sw->entity());
-      result.findings.push_back(make_finding(
-          lossy.empty() ? signal : "drops-at-lossy-nic", entities, dev.strength * weight,
-          fmt::format("{}/{} drops {} packets{} on its {} ({} of that queue's traffic), "
-                      "{}x the median port ({}{}){}",
-                      p.sw->name, p.port->name, human(p.drops.value), suffix, what,
-                      percent(drop_share(p)), human(dev.ratio), human(stats.median), suffix,
-                      lossy.empty()
-                          ? ""
-                          : fmt::format("; the NIC behind it, {}: {}", nic->nic_entity(), lossy)),
-          p.drops.value, stats.median, rates ? "packets/s" : "packets"));
+    const Deviation dev = assess_high(p.drops.value, fleet.stats, rule);
+    if (dev.outlier) {
+      find_port_drops(p, dev, fleet, queue, discarding, prio, judgement);
     }
-    return found;
+  }
+}
+
+// NICs discarding received packets far above the fleet.
+void judge_nics(const Survey& fleet, const std::set<const model::Nic*>& discarding,
+                Judgement& judgement) {
+  const NicSurvey& nics = fleet.discards;
+  const OutlierRule rule = drop_rule(nics.rate_mode, judgement);
+  for (const auto& value : nics.values) {
+    const Deviation dev = assess_high(value.reading.value, nics.stats, rule);
+    if (!dev.outlier) {
+      continue;
+    }
+    const std::string why_lossy =
+        pfc_inactive(*value.nic, fleet.prio, discarding.count(value.nic) > 0);
+    judgement.find(
+        why_lossy.empty() ? "nic-discards" : "drops-at-lossy-nic", nic_entities(*value.nic),
+        dev.strength,
+        fmt::format("{} discards {} received packets{} for lack of buffer (priority {} or "
+                    "port), fleet median {}{}{}",
+                    nic_label(*value.nic), human(value.reading.value), per(nics), fleet.prio,
+                    human(nics.stats.median), per(nics), why_lossy.empty() ? "" : "; " + why_lossy),
+        value.reading.value, nics.stats.median, nics.rate_mode ? "packets/s" : "packets");
+  }
+}
+
+class DropsBuffersProbe final : public FleetProbe<Survey> {
+ public:
+  DropsBuffersProbe()
+      : FleetProbe(
+            {.id = "drops-buffers",
+             .description = "Drops on the lossless queue, NIC receive discards, lossy-queue drops",
+             .cost = CostClass::Passive,
+             .reads = {"show queue counters", "show interfaces counters", "ethtool -S"},
+             .findings = {"lossless-queue-drops", "nic-discards", "lossy-queue-drops",
+                          "drops-at-lossy-nic"},
+             .clearing = "drops-clear",
+             .thresholds = {"min_drop_rate", "lossy_drops_weight", "clear_strength"}}) {}
+
+ protected:
+  Survey survey(Judgement& judgement) const override { return survey_drops(judgement); }
+
+  std::vector<Coverage> coverage(const Survey& fleet) const override {
+    return {
+        {"switch ports", "show queue counters", fleet.lossless.size(), fleet.port_total},
+        {"NICs", "ethtool -S discard counters", fleet.discards.with_data, fleet.discards.total}};
+  }
+
+  // The RoCE queue first: a drop there is the lossless promise broken. Drops on lossy queues
+  // only show buffer pressure, so they keep part of their strength.
+  void judge(const Survey& fleet, Judgement& judgement) const override {
+    const std::set<const model::Nic*> discarding = discarding_nics(fleet, judgement);
+    // Full strength: the lossless queue should never drop.
+    const QueueClass roce{"lossless-queue-drops", fmt::format("RoCE queue UC{}", fleet.prio), 1.0,
+                          true};
+    judge_ports(fleet.lossless, roce, discarding, fleet.prio, judgement);
+    const QueueClass others{"lossy-queue-drops", "lossy queues",
+                            judgement.limit("lossy_drops_weight"), false};
+    judge_ports(fleet.lossy, others, discarding, fleet.prio, judgement);
+    judge_nics(fleet, discarding, judgement);
+  }
+
+  Clearance clearance(const Survey& fleet, const Judgement& judgement) const override {
+    const NicSurvey& nics = fleet.discards;
+    Clearance clear;
+    clear.summary = fmt::format(
+        "no drops above the fleet: {} switch ports' RoCE queue UC{} and {} NICs' receive "
+        "discards (NIC median {}{})",
+        fleet.lossless.size(), fleet.prio, nics.values.size(), human(nics.stats.median), per(nics));
+    clear.strength = judgement.limit("clear_strength");
+    return clear;
   }
 };
 
