@@ -1,0 +1,39 @@
+// A site's tuned thresholds change what link-errors, link-speed, mtu, firmware, qos-config,
+// addressing and oversubscription find: each case sits just inside the kb's value and crosses
+// it once the site tightens (or loosens) the threshold, keyed "<probe-id>.<name>".
+#include <gtest/gtest.h>
+
+#include "tests/probes/fabric_builder.h"
+#include "tests/probes/probe_runner.h"
+
+namespace netdoctor::testing {
+namespace {
+
+TEST(TunedLinkErrors, AStricterBerLimitFlagsALinkBelowTheDefault) {
+  model::Fabric fabric = healthy_fleet();
+  // 2 FCS errors in 30 s on ~112 Gb/s received: a ratio near 6e-13, inside 1e-12, and far
+  // below the 1/s a link needs to stand out from the fleet.
+  set_rate(nic_at(fabric, 2, 1).samples, "fcs_errors", -1, 0.08);
+  auto result = run_probe("link-errors", fabric);
+  EXPECT_TRUE(with_signal(result, "link-errors").empty());
+  EXPECT_EQ(with_signal(result, "link-clean").size(), 1u);
+
+  auto tuned = run_probe("link-errors", fabric, {}, {{"link-errors.ber_limit", 1e-13}});
+  auto errors = with_signal(tuned, "link-errors");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].entities[0], "nic:node03/mlx5_1");
+  EXPECT_NE(errors[0].summary.find("limit 1e-13"), std::string::npos) << errors[0].summary;
+  EXPECT_TRUE(with_signal(tuned, "link-clean").empty());
+}
+
+TEST(TunedLinkErrors, MoreErrorsBeforeARateSilencesAFewErrorsAboveTheLimit) {
+  model::Fabric fabric = healthy_fleet();
+  // 6 FCS errors in the window: above the BER limit, with the 2 errors a rate needs.
+  set_rate(nic_at(fabric, 5, 0).samples, "fcs_errors", -1, 0.2);
+  EXPECT_EQ(with_signal(run_probe("link-errors", fabric), "link-errors").size(), 1u);
+  auto tuned = run_probe("link-errors", fabric, {}, {{"link-errors.min_error_count", 10.0}});
+  EXPECT_TRUE(with_signal(tuned, "link-errors").empty());
+}
+
+}  // namespace
+}  // namespace netdoctor::testing
