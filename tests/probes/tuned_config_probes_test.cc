@@ -35,5 +35,17 @@ TEST(TunedLinkErrors, MoreErrorsBeforeARateSilencesAFewErrorsAboveTheLimit) {
   EXPECT_TRUE(with_signal(tuned, "link-errors").empty());
 }
 
+TEST(TunedLinkSpeed, ANarrowerSlackFlagsALinkOnePercentSlow) {
+  model::Fabric fabric = healthy_fleet();
+  nic_at(fabric, 3, 2).speed_gbps = 396.0;  // exactly 99 % of its rated 400 Gb/s
+  EXPECT_EQ(with_signal(run_probe("link-speed", fabric), "link-speed-ok").size(), 1u);
+
+  auto tuned = run_probe("link-speed", fabric, {}, {{"link-speed.min_speed_share", 0.995}});
+  auto degraded = with_signal(tuned, "link-degraded");
+  ASSERT_EQ(degraded.size(), 1u);
+  EXPECT_EQ(degraded[0].entities[0], "nic:node04/mlx5_2");
+  EXPECT_NE(degraded[0].summary.find("rated 400 Gb/s"), std::string::npos) << degraded[0].summary;
+}
+
 }  // namespace
 }  // namespace netdoctor::testing
