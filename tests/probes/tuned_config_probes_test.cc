@@ -47,5 +47,26 @@ TEST(TunedLinkSpeed, ANarrowerSlackFlagsALinkOnePercentSlow) {
   EXPECT_NE(degraded[0].summary.find("rated 400 Gb/s"), std::string::npos) << degraded[0].summary;
 }
 
+TEST(TunedMtu, TheSiteSetsHowStronglyAMismatchWeighs) {
+  model::Fabric fabric = healthy_fleet();
+  nic_at(fabric, 1, 0).mtu = 1500;
+  // Below the other switch ports (9100) but not below its host (9000): only the port differs.
+  port_named(fabric, "leaf2", "Ethernet8").mtu = 9000;
+  auto mismatch = with_signal(run_probe("mtu", fabric), "mtu-mismatch");
+  ASSERT_EQ(mismatch.size(), 2u);
+  EXPECT_DOUBLE_EQ(mismatch[0].strength, 0.9);
+  EXPECT_DOUBLE_EQ(mismatch[1].strength, 0.8);
+
+  auto tuned = with_signal(
+      run_probe("mtu", fabric, {},
+                {{"mtu.host_mismatch_strength", 0.6}, {"mtu.port_mismatch_strength", 0.3}}),
+      "mtu-mismatch");
+  ASSERT_EQ(tuned.size(), 2u);
+  EXPECT_EQ(tuned[0].entities[0], "netdev:node02/ens1f0np0");
+  EXPECT_DOUBLE_EQ(tuned[0].strength, 0.6);
+  EXPECT_EQ(tuned[1].entities[0], "port:leaf2/Ethernet8");
+  EXPECT_DOUBLE_EQ(tuned[1].strength, 0.3);
+}
+
 }  // namespace
 }  // namespace netdoctor::testing
