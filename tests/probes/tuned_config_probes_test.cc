@@ -68,5 +68,24 @@ TEST(TunedMtu, TheSiteSetsHowStronglyAMismatchWeighs) {
   EXPECT_DOUBLE_EQ(tuned[1].strength, 0.3);
 }
 
+TEST(TunedFirmware, ALargerModelGroupLeavesTwoNicsOfARareModelUnjudged) {
+  model::Fabric fabric = healthy_fleet();
+  for (int n = 0; n < 2; ++n) {
+    auto& nic = nic_at(fabric, 6, n);
+    nic.vendor = "bnxt";
+    nic.part_id = "5984";
+    nic.driver_version = "6.8.0-45-generic";
+  }
+  nic_at(fabric, 6, 0).firmware = "230.0.157.0";
+  nic_at(fabric, 6, 1).firmware = "230.0.160.0";
+  auto mismatch = with_signal(run_probe("firmware", fabric), "firmware-mismatch");
+  ASSERT_EQ(mismatch.size(), 1u);
+  EXPECT_EQ(mismatch[0].entities[0], "nic:node07/mlx5_1");
+
+  auto tuned = run_probe("firmware", fabric, {}, {{"firmware.min_model_nics", 3.0}});
+  EXPECT_TRUE(with_signal(tuned, "firmware-mismatch").empty());
+  EXPECT_EQ(with_signal(tuned, "firmware-consistent").size(), 1u);
+}
+
 }  // namespace
 }  // namespace netdoctor::testing
