@@ -87,5 +87,24 @@ TEST(TunedFirmware, ALargerModelGroupLeavesTwoNicsOfARareModelUnjudged) {
   EXPECT_EQ(with_signal(tuned, "firmware-consistent").size(), 1u);
 }
 
+TEST(TunedQosConfig, TrustIsJudgedOnlyWithAsManyNicsAsTheSiteRequires) {
+  model::Fabric fabric = healthy_fleet();
+  for (auto& host : fabric.hosts) {
+    for (auto& nic : host.nics) {
+      nic.qos.trust.clear();  // PFC still read: the NICs stay covered
+    }
+  }
+  nic_at(fabric, 0, 0).qos.trust = "dscp";
+  nic_at(fabric, 0, 1).qos.trust = "dscp";
+  nic_at(fabric, 0, 2).qos.trust = "pcp";
+  auto mismatch = with_signal(run_probe("qos-config", fabric), "trust-mismatch");
+  ASSERT_EQ(mismatch.size(), 1u);
+  EXPECT_EQ(mismatch[0].entities[0], "nic:node01/mlx5_2");
+
+  auto tuned = run_probe("qos-config", fabric, {}, {{"qos-config.min_trust_nics", 4.0}});
+  EXPECT_TRUE(with_signal(tuned, "trust-mismatch").empty());
+  EXPECT_EQ(with_signal(tuned, "qos-consistent").size(), 1u);
+}
+
 }  // namespace
 }  // namespace netdoctor::testing
