@@ -106,5 +106,18 @@ TEST(TunedQosConfig, TrustIsJudgedOnlyWithAsManyNicsAsTheSiteRequires) {
   EXPECT_EQ(with_signal(tuned, "qos-consistent").size(), 1u);
 }
 
+TEST(TunedAddressing, ALowerShareOfSharingHostsIsTakenAsTheDesign) {
+  model::Fabric fabric = healthy_fleet();
+  // 3 of 8 hosts put their second NIC in the first NIC's subnet.
+  for (int h = 0; h < 3; ++h) {
+    nic_at(fabric, h, 1).ipv4 = {"10.10.0." + std::to_string(101 + h) + "/24"};
+  }
+  EXPECT_EQ(with_signal(run_probe("addressing", fabric), "shared-subnet").size(), 3u);
+
+  auto tuned = run_probe("addressing", fabric, {}, {{"addressing.max_shared_share", 0.25}});
+  EXPECT_TRUE(with_signal(tuned, "shared-subnet").empty());
+  EXPECT_EQ(with_signal(tuned, "addressing-ok").size(), 1u);
+}
+
 }  // namespace
 }  // namespace netdoctor::testing
