@@ -119,5 +119,43 @@ TEST(TunedAddressing, ALowerShareOfSharingHostsIsTakenAsTheDesign) {
   EXPECT_EQ(with_signal(tuned, "addressing-ok").size(), 1u);
 }
 
+TEST(TunedOversubscription, ALowerSaturationFlagsAFourToOneLeafAtSeventyPercent) {
+  FleetSpec spec;
+  spec.uplinks_per_leaf = 4;
+  model::Fabric fabric = healthy_fleet(spec);
+  for (const char* name : {"Ethernet256", "Ethernet264", "Ethernet272", "Ethernet280"}) {
+    set_gauge(port_named(fabric, "leaf1", name).samples, "tx_util_pct", -1, 70.0);
+  }
+  auto result = run_probe("oversubscription", fabric);
+  EXPECT_TRUE(with_signal(result, "oversubscribed-leaf").empty());
+  EXPECT_EQ(with_signal(result, "capacity-balanced").size(), 1u);
+
+  auto tuned =
+      run_probe("oversubscription", fabric, {}, {{"oversubscription.saturated_utilisation", 0.6}});
+  auto over = with_signal(tuned, "oversubscribed-leaf");
+  ASSERT_EQ(over.size(), 1u);
+  EXPECT_EQ(over[0].entities[0], "switch:leaf1");
+  EXPECT_NE(over[0].summary.find("uplinks at 70 % of line rate"), std::string::npos)
+      << over[0].summary;
+}
+
+TEST(TunedOversubscription, AWiderBalanceToleranceAcceptsOneUplinkShort) {
+  FleetSpec spec;
+  spec.uplinks_per_leaf = 15;  // 16 x 400G down, 15 x 400G up: 1.07:1
+  model::Fabric fabric = healthy_fleet(spec);
+  for (int u = 0; u < 15; ++u) {
+    set_gauge(port_named(fabric, "leaf2", "Ethernet" + std::to_string(256 + u * 8)).samples,
+              "tx_util_pct", -1, 95.0);
+  }
+  auto over = with_signal(run_probe("oversubscription", fabric), "oversubscribed-leaf");
+  ASSERT_EQ(over.size(), 1u);
+  EXPECT_EQ(over[0].entities[0], "switch:leaf2");
+
+  auto tuned =
+      run_probe("oversubscription", fabric, {}, {{"oversubscription.max_balanced_ratio", 1.1}});
+  EXPECT_TRUE(with_signal(tuned, "oversubscribed-leaf").empty());
+  EXPECT_EQ(with_signal(tuned, "capacity-balanced").size(), 1u);
+}
+
 }  // namespace
 }  // namespace netdoctor::testing
