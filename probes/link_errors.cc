@@ -1,26 +1,30 @@
-// link-errors: physical-layer damage per NIC and per switch port (symbol, FCS and
-// FEC-uncorrectable errors, link-down events) over the window, against the fleet and against
-// the bit-error-rate a healthy link must meet.
+// link-errors: physical-layer damage on every link, seen from both of its ends.
+//
+// Reads each NIC's FCS, symbol and FEC-uncorrectable error counters (ethtool -S, or the netdev
+// and InfiniBand counters in sysfs where the driver lacks one), its link-down events and the
+// bits it received, and each switch port's RX_ERR (show interfaces counters). A healthy link
+// carries traffic with a bit error ratio below the IEEE 802.3 limit: its error counters stay
+// flat and it never goes down while the job runs.
+//
+// A link whose errors stand out from the fleet, or whose errors per bit carried exceed the
+// limit over enough errors to be a rate, is damaged: a bad cable, optic or port, named by both
+// of its ends (link-errors). One read alone is history of unknown age and weighs less than a
+// rate. A link that went down during the window is flapping now, resetting every queue pair on
+// it (link-flap).
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 #include "probes/builtin.h"
+#include "probes/fleet_probe.h"
 #include "probes/metric_names.h"
-#include "probes/probe_support.h"
 
 namespace netdoctor::probes {
 namespace {
 
-// IEEE 802.3 links at 25G/lane and above must deliver a post-FEC bit error ratio below
-// 1e-12; errors per bit carried above it are a bad cable, optic or port whatever the fleet.
-constexpr double k_ber_limit = 1e-12;
-// Two errors in the window make a rate; one could be a single knock on a connector.
-constexpr double k_min_error_count = 2.0;
-// Fleet-relative judgement needs at least one error per second sustained.
-constexpr double k_min_error_rate = 1.0;
-// A cumulative count (single sample) is history of unknown age: it weighs half.
-constexpr double k_history_weight = 0.5;
+// Unit conversion, not a judgement.
+constexpr double k_bits_per_gbit = 1e9;
 
 struct ErrorRead {
   Reading errors;  // symbol + FCS + FEC-uncorrectable
@@ -72,149 +76,201 @@ ErrorRead read_nic_errors(const model::Nic& nic) {
   return out;
 }
 
-class LinkErrorsProbe final : public BasicProbe {
+// The bits the NIC received per second, else its link speed: what its errors are a ratio of.
+double bits_carried(const model::Nic& nic) {
+  const Reading bits = read_counter(nic.samples, metric::k_rx_bits);
+  return bits.is_rate() && bits.value > 0.0
+             ? bits.value
+             : (nic.speed_gbps ? *nic.speed_gbps * k_bits_per_gbit : 0.0);
+}
+
+// What the survey keeps of one NIC besides its error reading.
+struct NicLink {
+  std::string detail;  // the kinds of error that moved: "264 FCS, 527 symbol"
+  double bits_per_s = 0.0;
+};
+
+struct PortErrors {
+  const model::Switch* sw = nullptr;
+  const model::SwitchPort* port = nullptr;
+  Reading errors;  // RX_ERR, a rate over the window
+};
+
+struct Survey {
+  NicSurvey errors;  // FCS + symbol + FEC-uncorrectable per NIC
+  std::map<const model::Nic*, NicLink> links;
+  NicSurvey downs;                // link-down events per NIC
+  std::vector<PortErrors> ports;  // switch ports with an RX_ERR rate
+  FleetStats port_stats;          // over their rates
+};
+
+// Errors per bit carried above the limit, over enough errors in the window to make a rate:
+// damage whatever the fleet does.
+bool over_limit(double ber, double delta, const Judgement& judgement) {
+  return ber > judgement.limit("ber_limit") && delta >= judgement.limit("min_error_count");
+}
+
+double damage_strength(const Deviation& dev, double ber, bool over, const Judgement& judgement) {
+  return std::max(dev.strength, over ? saturating(ber, judgement.limit("ber_limit")) : 0.0);
+}
+
+// The NIC, its netdev, its switch port and the link between them.
+std::vector<std::string> nic_link_entities(const model::Nic& nic) {
+  std::vector<std::string> entities = nic_entities(nic);
+  if (!nic.port_entity().empty()) {
+    entities.push_back(link_entity(nic.netdev_entity(), nic.port_entity()));
+  }
+  return entities;
+}
+
+void judge_nic_errors(const Survey& fleet, Judgement& judgement) {
+  const NicSurvey& errors = fleet.errors;
+  const double min_rate = judgement.limit("min_error_rate");
+  const OutlierRule rule =
+      judgement.outlier_rule(errors.rate_mode ? min_rate : judgement.cumulative_floor(min_rate));
+  for (const auto& value : errors.values) {
+    const model::Nic& nic = *value.nic;
+    const NicLink& link = fleet.links.at(value.nic);
+    const Deviation dev = assess_high(value.reading.value, errors.stats, rule);
+    double ber = 0.0;
+    bool over = false;
+    if (value.reading.is_rate() && link.bits_per_s > 0.0) {
+      ber = value.reading.value / link.bits_per_s;
+      over = over_limit(ber, value.reading.delta, judgement);
+    }
+    if (!dev.outlier && !over) {
+      continue;
+    }
+    double strength = damage_strength(dev, ber, over, judgement);
+    if (!value.reading.is_rate()) {
+      strength *= judgement.limit("history_weight");
+    }
+    std::string text = fmt::format("{} receives {} link errors{} ({}), fleet median {}{}",
+                                   nic_label(nic), human(value.reading.value), per(errors),
+                                   link.detail, human(errors.stats.median), per(errors));
+    if (ber > 0.0) {
+      text += fmt::format("; error ratio at least {:.2g} per bit, limit {:.0g}", ber,
+                          judgement.limit("ber_limit"));
+    }
+    judgement.find("link-errors", nic_link_entities(nic), strength, text, value.reading.value,
+                   errors.stats.median, errors.rate_mode ? "errors/s" : "errors");
+  }
+}
+
+// Any link-down during the window counts: the link is flapping now.
+void judge_flaps(const Survey& fleet, Judgement& judgement) {
+  const NicSurvey& downs = fleet.downs;
+  for (const auto& value : downs.values) {
+    if (!value.reading.is_rate() || value.reading.delta <= 0.0) {
+      continue;
+    }
+    const model::Nic& nic = *value.nic;
+    judgement.find(
+        "link-flap", nic_link_entities(nic),
+        saturating(value.reading.delta, judgement.limit("flap_half_strength")),
+        fmt::format("{} link went down {} times in {:.0f} s (fleet median {} per window)",
+                    nic_label(nic), human(value.reading.delta), value.reading.window_s,
+                    human(downs.stats.median * value.reading.window_s)),
+        value.reading.delta, downs.stats.median * value.reading.window_s, "link downs");
+  }
+}
+
+// The switch end: RX_ERR against the other ports and per bit of the port's speed.
+void judge_port_errors(const Survey& fleet, Judgement& judgement) {
+  const OutlierRule rule = judgement.outlier_rule(judgement.limit("min_error_rate"));
+  for (const auto& [sw, port, errors] : fleet.ports) {
+    const double rate = errors.value;
+    const Deviation dev = assess_high(rate, fleet.port_stats, rule);
+    const double ber = port->speed_gbps ? rate / (*port->speed_gbps * k_bits_per_gbit) : 0.0;
+    const bool over = over_limit(ber, errors.delta, judgement);
+    if (!dev.outlier && !over) {
+      continue;
+    }
+    const std::string here = port_entity(sw->name, port->name);
+    std::vector<std::string> entities{here};
+    if (const model::Nic* nic = nic_behind(judgement.fabric(), *sw, *port)) {
+      for (const auto& e : nic_entities(*nic, false)) {
+        append_unique(entities, e);
+      }
+      entities.push_back(link_entity(nic->netdev_entity(), here));
+    }
+    judgement.find("link-errors", entities, damage_strength(dev, ber, over, judgement),
+                   fmt::format("{}/{} receives {} errored frames/s (RX_ERR), median port {}/s",
+                               sw->name, port->name, human(rate), human(fleet.port_stats.median)),
+                   rate, fleet.port_stats.median, "errors/s");
+  }
+}
+
+class LinkErrorsProbe final : public FleetProbe<Survey> {
  public:
   LinkErrorsProbe()
-      : BasicProbe("link-errors", "Symbol/FCS/FEC errors and link-down events per link",
-                   CostClass::Passive, {"ethtool -S", "sysfs counters", "show interfaces counters"},
-                   {"link-errors", "link-flap", "link-clean"}) {}
+      : FleetProbe(
+            {.id = "link-errors",
+             .description = "Symbol/FCS/FEC errors and link-down events per link",
+             .cost = CostClass::Passive,
+             .reads = {"ethtool -S", "sysfs counters", "show interfaces counters"},
+             .findings = {"link-errors", "link-flap"},
+             .clearing = "link-clean",
+             .thresholds = {"ber_limit", "min_error_count", "min_error_rate", "history_weight",
+                            "flap_half_strength", "clean_strength", "clean_history_strength"}}) {}
 
  protected:
-  void examine(const ProbeContext& context, ProbeResult& result) const override {
-    const model::Fabric& fabric = context.fabric;
-    NicSurvey errors =
-        survey_nics(fabric, [](const model::Nic& nic) { return read_nic_errors(nic).errors; });
-    std::vector<std::pair<const model::Switch*, const model::SwitchPort*>> ports;
-    std::vector<double> port_values;
-    std::size_t port_total = 0;
-    for (const auto& sw : fabric.switches) {
-      for (const auto& port : sw.ports) {
-        ++port_total;
-        Reading r = read_counter(port.samples, metric::k_sw_rx_errors);
-        if (r.is_rate()) {
-          ports.emplace_back(&sw, &port);
-          port_values.push_back(r.value);
-        }
-      }
-    }
-    if (errors.with_data == 0 && ports.empty()) {
-      result.status = ProbeStatus::Skipped;
-      result.reason =
-          "no data for ethtool -S, sysfs counters or show interfaces counters "
-          "(link error counters)";
-      return;
-    }
-    if (errors.with_data < errors.total) {
-      add_note(result, fmt::format("partial coverage: {} of {} NICs have error counters",
-                                   errors.with_data, errors.total));
-    }
-    if (!errors.resets.empty()) {
-      add_note(result, fmt::format("error counters reset on {} NICs", errors.resets.size()));
-    }
-    bool found = false;
-    OutlierRule rule;
-    rule.abs_floor = errors.rate_mode ? k_min_error_rate : k_min_error_rate * 60.0;
-    for (const auto& value : errors.values) {
-      const model::Nic& nic = *value.nic;
+  Survey survey(Judgement& judgement) const override {
+    const model::Fabric& fabric = judgement.fabric();
+    Survey fleet;
+    std::map<const model::Nic*, NicLink> links;
+    fleet.errors = survey_nics(fabric, [&links](const model::Nic& nic) {
       ErrorRead read = read_nic_errors(nic);
-      Deviation dev = assess_high(value.reading.value, errors.stats, rule);
-      double ber = 0.0;
-      bool over_limit = false;
-      if (value.reading.is_rate()) {
-        Reading bits = read_counter(nic.samples, metric::k_rx_bits);
-        double bits_per_s = bits.is_rate() && bits.value > 0.0
-                                ? bits.value
-                                : (nic.speed_gbps ? *nic.speed_gbps * 1e9 : 0.0);
-        if (bits_per_s > 0.0) {
-          ber = value.reading.value / bits_per_s;
-          over_limit = ber > k_ber_limit && value.reading.delta >= k_min_error_count;
-        }
-      }
-      if (!dev.outlier && !over_limit) {
-        continue;
-      }
-      found = true;
-      double strength = std::max(dev.strength, over_limit ? saturating(ber, k_ber_limit) : 0.0);
-      if (!value.reading.is_rate()) {
-        strength *= k_history_weight;
-      }
-      std::vector<std::string> entities = nic_entities(nic);
-      if (!nic.port_entity().empty()) {
-        entities.push_back(link_entity(nic.netdev_entity(), nic.port_entity()));
-      }
-      std::string text = fmt::format("{} receives {} link errors{} ({}), fleet median {}{}",
-                                     nic_label(nic), human(value.reading.value), per(errors),
-                                     read.detail, human(errors.stats.median), per(errors));
-      if (ber > 0.0) {
-        text +=
-            fmt::format("; error ratio at least {:.2g} per bit, limit {:.0g}", ber, k_ber_limit);
-      }
-      result.findings.push_back(make_finding("link-errors", entities, strength, text,
-                                             value.reading.value, errors.stats.median,
-                                             errors.rate_mode ? "errors/s" : "errors"));
-    }
-
-    NicSurvey downs = survey_nics(fabric, [](const model::Nic& nic) {
+      links[&nic] = NicLink{std::move(read.detail), bits_carried(nic)};
+      return read.errors;
+    });
+    fleet.links = std::move(links);
+    fleet.downs = survey_nics(fabric, [](const model::Nic& nic) {
       return read_either(nic, metric::k_link_down_events, metric::k_ib_link_downed);
     });
-    for (const auto& value : downs.values) {
-      // A link that went down during the capture window is flapping now: any delta counts.
-      if (!value.reading.is_rate() || value.reading.delta <= 0.0) {
-        continue;
-      }
-      found = true;
-      const model::Nic& nic = *value.nic;
-      std::vector<std::string> entities = nic_entities(nic);
-      if (!nic.port_entity().empty()) {
-        entities.push_back(link_entity(nic.netdev_entity(), nic.port_entity()));
-      }
-      result.findings.push_back(make_finding(
-          "link-flap", entities, saturating(value.reading.delta, 1.0),
-          fmt::format("{} link went down {} times in {:.0f} s (fleet median {} per window)",
-                      nic_label(nic), human(value.reading.delta), value.reading.window_s,
-                      human(downs.stats.median * value.reading.window_s)),
-          value.reading.delta, downs.stats.median * value.reading.window_s, "link downs"));
-    }
-
-    FleetStats port_stats = fleet_stats(port_values);
-    OutlierRule port_rule;
-    port_rule.abs_floor = k_min_error_rate;
-    for (std::size_t i = 0; i < ports.size(); ++i) {
-      const auto& [sw, port] = ports[i];
-      double rate = port_values[i];
-      Deviation dev = assess_high(rate, port_stats, port_rule);
-      double ber = port->speed_gbps ? rate / (*port->speed_gbps * 1e9) : 0.0;
-      Reading r = read_counter(port->samples, metric::k_sw_rx_errors);
-      bool over_limit = ber > k_ber_limit && r.delta >= k_min_error_count;
-      if (!dev.outlier && !over_limit) {
-        continue;
-      }
-      found = true;
-      std::string here = port_entity(sw->name, port->name);
-      std::vector<std::string> entities{here};
-      if (const model::Nic* nic = nic_behind(fabric, *sw, *port)) {
-        for (const auto& e : nic_entities(*nic, false)) {
-          append_unique(entities, e);
+    std::vector<double> port_rates;
+    for (const auto& sw : fabric.switches) {
+      for (const auto& port : sw.ports) {
+        const Reading r = read_counter(port.samples, metric::k_sw_rx_errors);
+        if (r.is_rate()) {
+          fleet.ports.push_back(PortErrors{&sw, &port, r});
+          port_rates.push_back(r.value);
         }
-        entities.push_back(link_entity(nic->netdev_entity(), here));
       }
-      result.findings.push_back(
-          make_finding("link-errors", entities,
-                       std::max(dev.strength, over_limit ? saturating(ber, k_ber_limit) : 0.0),
-                       fmt::format("{}/{} receives {} errored frames/s (RX_ERR), median port {}/s",
-                                   sw->name, port->name, human(rate), human(port_stats.median)),
-                       rate, port_stats.median, "errors/s"));
     }
-    if (!found) {
-      std::string text = fmt::format(
-          "no link errors or link-down events: {} NICs (median {} errors{}) and {} switch "
-          "ports (median {} RX_ERR/s)",
-          errors.values.size(), human(errors.stats.median), per(errors), ports.size(),
-          human(port_stats.median));
-      result.checked.push_back(text);
-      result.findings.push_back(make_finding("link-clean", {}, errors.rate_mode ? 0.8 : 0.4, text));
+    fleet.port_stats = fleet_stats(std::move(port_rates));
+    if (!fleet.errors.resets.empty()) {
+      judgement.note(fmt::format("error counters reset on {} NICs", fleet.errors.resets.size()));
     }
-    (void)port_total;
+    return fleet;
+  }
+
+  std::vector<Coverage> coverage(const Survey& fleet) const override {
+    // Switch ports without an RX_ERR rate never counted as partial coverage (single-sample
+    // captures have none): they only count towards having any data at all.
+    return {{"NICs", "link error counters (ethtool -S, sysfs)", fleet.errors.with_data,
+             fleet.errors.total},
+            {"switch ports", "show interfaces counters RX_ERR", fleet.ports.size(),
+             fleet.ports.size()}};
+  }
+
+  void judge(const Survey& fleet, Judgement& judgement) const override {
+    judge_nic_errors(fleet, judgement);
+    judge_flaps(fleet, judgement);
+    judge_port_errors(fleet, judgement);
+  }
+
+  Clearance clearance(const Survey& fleet, const Judgement& judgement) const override {
+    const NicSurvey& errors = fleet.errors;
+    Clearance healthy;
+    healthy.summary = fmt::format(
+        "no link errors or link-down events: {} NICs (median {} errors{}) and {} switch "
+        "ports (median {} RX_ERR/s)",
+        errors.values.size(), human(errors.stats.median), per(errors), fleet.ports.size(),
+        human(fleet.port_stats.median));
+    healthy.strength =
+        judgement.limit(errors.rate_mode ? "clean_strength" : "clean_history_strength");
+    return healthy;
   }
 };
 

@@ -1,18 +1,27 @@
-// link-speed: links trained below their rated speed or width, below their peers of the same
-// model, or down.
+// link-speed: links trained below their rated speed or width, below their peers, or down.
+//
+// Reads each NIC's negotiated speed, rated speed, active lane count and state (ethtool, sysfs
+// net, ibv_devinfo) and each switch port's speed and oper state (show interfaces status). In a
+// healthy fleet every NIC of one model runs the same speed with all four lanes trained, equal to
+// its rated speed, and every switch port runs the speed of the other ports of its role
+// (host-facing or switch-facing); every port that LLDP knows a peer of is up.
+//
+// A link below its rated speed, below the rest of its model or role, or with lanes missing
+// carries a fraction of its share, and the collective waits for it (link-degraded): the further
+// below, the clearer. A NIC, or a switch port cabled to a peer and not shut by its admin, that
+// is down carries nothing at all (link-down).
 #include <fmt/format.h>
 
 #include <map>
 
 #include "probes/builtin.h"
-#include "probes/probe_support.h"
+#include "probes/fleet_probe.h"
 
 namespace netdoctor::probes {
 namespace {
 
-// Rates are compared with 1 % slack: sysfs/ibv report e.g. 400 vs 425 Gb/s encodings rounded.
-constexpr double k_speed_slack = 0.99;
-// Standard RoCE/IB NIC ports run 4 lanes; fewer means a lane failed to train.
+// Hardware fact: RoCE and InfiniBand NIC ports are 4X, four lanes; fewer means a lane failed
+// to train.
 constexpr int k_full_width = 4;
 
 std::string nic_model(const model::Nic& nic) {
@@ -23,142 +32,173 @@ bool is_down(const std::string& state) {
   return state == "down" || state == "DOWN" || state == "Down";
 }
 
-class LinkSpeedProbe final : public BasicProbe {
+std::string port_role(const model::Fabric& fabric, const model::SwitchPort& port) {
+  return is_switch_name(fabric, port.peer_device) ? std::string("switch-facing")
+                                                  : std::string("host-facing");
+}
+
+struct Survey {
+  std::map<std::string, std::vector<double>> nic_speeds;   // Gb/s by NIC model
+  std::map<std::string, std::vector<double>> port_speeds;  // Gb/s by port role
+  std::size_t nic_total = 0;
+  std::size_t nic_with = 0;   // NICs reporting a speed
+  std::size_t port_with = 0;  // switch ports with a speed and an LLDP peer
+};
+
+// Why a NIC counts as degraded ("" when it does not), and the speed it should run.
+struct Shortfall {
+  std::string why;
+  double expected = 0.0;
+};
+
+Shortfall nic_shortfall(const Survey& fleet, const model::Nic& nic, const Judgement& judgement) {
+  const double min_share = judgement.limit("min_speed_share");
+  const std::string model_name = nic_model(nic);
+  const std::vector<double>& speeds = fleet.nic_speeds.at(model_name);
+  const double speed = *nic.speed_gbps;
+  const double peers = double_mode_of(speeds).value_or(speed);
+  Shortfall out;
+  if (nic.rated_gbps && speed < *nic.rated_gbps * min_share) {
+    out.expected = *nic.rated_gbps;
+    out.why = fmt::format("rated {} Gb/s", human(out.expected));
+  }
+  if (speed < peers * min_share) {
+    out.expected = std::max(out.expected, peers);
+    out.why += fmt::format("{}its {} peers of model {} run {} Gb/s", out.why.empty() ? "" : "; ",
+                           speeds.size(), model_name, human(peers));
+  }
+  if (nic.active_width && *nic.active_width < k_full_width) {
+    out.why += fmt::format("{}{} of {} lanes active", out.why.empty() ? "" : "; ",
+                           *nic.active_width, k_full_width);
+    out.expected = std::max(out.expected, speed * k_full_width / *nic.active_width);
+  }
+  return out;
+}
+
+void judge_nic(const Survey& fleet, const model::Nic& nic, Judgement& judgement) {
+  std::vector<std::string> entities = nic_entities(nic);
+  if (is_down(nic.operstate) || is_down(nic.state)) {
+    judgement.find("link-down", entities, judgement.limit("nic_down_strength"),
+                   fmt::format("{} is down (netdev {}, RDMA port {})", nic_label(nic),
+                               nic.operstate.empty() ? "?" : nic.operstate,
+                               nic.state.empty() ? "?" : nic.state));
+    return;
+  }
+  if (!nic.speed_gbps) {
+    return;
+  }
+  const Shortfall shortfall = nic_shortfall(fleet, nic, judgement);
+  if (shortfall.why.empty()) {
+    return;
+  }
+  if (!nic.port_entity().empty()) {
+    entities.push_back(link_entity(nic.netdev_entity(), nic.port_entity()));
+  }
+  const double speed = *nic.speed_gbps;
+  judgement.find(
+      "link-degraded", entities,
+      saturating(shortfall.expected / speed - 1.0, judgement.limit("shortfall_half_strength")),
+      fmt::format("{} runs at {} Gb/s ({})", nic_label(nic), human(speed), shortfall.why), speed,
+      shortfall.expected, "Gb/s");
+}
+
+void judge_port(const Survey& fleet, const model::Switch& sw, const model::SwitchPort& port,
+                Judgement& judgement) {
+  const std::string here = port_entity(sw.name, port.name);
+  if (is_down(port.oper) && port.admin != "down" && !port.peer_device.empty()) {
+    judgement.find("link-down", {here, sw.entity()}, judgement.limit("port_down_strength"),
+                   fmt::format("{}/{} is oper down (admin {}) though LLDP knew peer {}", sw.name,
+                               port.name, port.admin.empty() ? "?" : port.admin, port.peer_device));
+    return;
+  }
+  if (!port.speed_gbps || port.peer_device.empty()) {
+    return;
+  }
+  const std::string role = port_role(judgement.fabric(), port);
+  const std::vector<double>& peers = fleet.port_speeds.at(role);
+  const double usual = double_mode_of(peers).value_or(*port.speed_gbps);
+  if (*port.speed_gbps >= usual * judgement.limit("min_speed_share")) {
+    return;
+  }
+  std::vector<std::string> entities{here};
+  if (const model::Nic* nic = nic_behind(judgement.fabric(), sw, port)) {
+    for (const auto& e : nic_entities(*nic, false)) {
+      append_unique(entities, e);
+    }
+  }
+  judgement.find(
+      "link-degraded", entities,
+      saturating(usual / *port.speed_gbps - 1.0, judgement.limit("shortfall_half_strength")),
+      fmt::format("{}/{} runs at {} Gb/s while {} {} ports run {} Gb/s", sw.name, port.name,
+                  human(*port.speed_gbps), peers.size(), role, human(usual)),
+      *port.speed_gbps, usual, "Gb/s");
+}
+
+class LinkSpeedProbe final : public FleetProbe<Survey> {
  public:
   LinkSpeedProbe()
-      : BasicProbe("link-speed", "Links trained below rated speed/width or peers, or down",
-                   CostClass::Config,
-                   {"ethtool", "sysfs net", "ibv_devinfo", "show interfaces status"},
-                   {"link-degraded", "link-down", "link-speed-ok"}) {}
+      : FleetProbe({.id = "link-speed",
+                    .description = "Links trained below rated speed/width or peers, or down",
+                    .cost = CostClass::Config,
+                    .reads = {"ethtool", "sysfs net", "ibv_devinfo", "show interfaces status"},
+                    .findings = {"link-degraded", "link-down"},
+                    .clearing = "link-speed-ok",
+                    .thresholds = {"min_speed_share", "shortfall_half_strength",
+                                   "nic_down_strength", "port_down_strength", "ok_strength"}}) {}
 
  protected:
-  void examine(const ProbeContext& context, ProbeResult& result) const override {
-    const model::Fabric& fabric = context.fabric;
-    std::map<std::string, std::vector<double>> speeds_by_model;
-    std::size_t nic_total = 0;
-    std::size_t nic_with = 0;
+  Survey survey(Judgement& judgement) const override {
+    const model::Fabric& fabric = judgement.fabric();
+    Survey fleet;
     for (const auto& host : fabric.hosts) {
       for (const auto& nic : host.nics) {
-        ++nic_total;
+        ++fleet.nic_total;
         if (nic.speed_gbps) {
-          ++nic_with;
-          speeds_by_model[nic_model(nic)].push_back(*nic.speed_gbps);
+          ++fleet.nic_with;
+          fleet.nic_speeds[nic_model(nic)].push_back(*nic.speed_gbps);
         }
       }
     }
-    std::size_t port_total = 0;
-    std::size_t port_with = 0;
-    std::map<std::string, std::vector<double>> port_speeds_by_role;
-    auto role = [&](const model::SwitchPort& port) {
-      return is_switch_name(fabric, port.peer_device) ? std::string("switch-facing")
-                                                      : std::string("host-facing");
-    };
     for (const auto& sw : fabric.switches) {
       for (const auto& port : sw.ports) {
-        ++port_total;
         if (port.speed_gbps && !port.peer_device.empty()) {
-          ++port_with;
-          port_speeds_by_role[role(port)].push_back(*port.speed_gbps);
+          ++fleet.port_with;
+          fleet.port_speeds[port_role(fabric, port)].push_back(*port.speed_gbps);
         }
       }
     }
-    if (nic_with == 0 && port_with == 0) {
-      result.status = ProbeStatus::Skipped;
-      result.reason =
-          "no data for ethtool, sysfs net, ibv_devinfo or show interfaces status "
-          "(link speeds)";
-      return;
-    }
-    if (nic_with < nic_total) {
-      add_note(result,
-               fmt::format("partial coverage: {} of {} NICs report a speed", nic_with, nic_total));
-    }
-    bool found = false;
+    return fleet;
+  }
+
+  std::vector<Coverage> coverage(const Survey& fleet) const override {
+    // Switch ports without a speed never counted as partial coverage: they only count towards
+    // having any data at all.
+    return {
+        {"NICs", "link speeds (ethtool, sysfs net, ibv_devinfo)", fleet.nic_with, fleet.nic_total},
+        {"switch ports", "show interfaces status speeds", fleet.port_with, fleet.port_with}};
+  }
+
+  // Every NIC, then every switch port: each is down, degraded, or fine.
+  void judge(const Survey& fleet, Judgement& judgement) const override {
+    const model::Fabric& fabric = judgement.fabric();
     for (const auto& host : fabric.hosts) {
       for (const auto& nic : host.nics) {
-        std::vector<std::string> entities = nic_entities(nic);
-        if (is_down(nic.operstate) || is_down(nic.state)) {
-          found = true;
-          result.findings.push_back(
-              make_finding("link-down", entities, 0.9,
-                           fmt::format("{} is down (netdev {}, RDMA port {})", nic_label(nic),
-                                       nic.operstate.empty() ? "?" : nic.operstate,
-                                       nic.state.empty() ? "?" : nic.state)));
-          continue;
-        }
-        if (!nic.speed_gbps) {
-          continue;
-        }
-        double speed = *nic.speed_gbps;
-        double peers = double_mode_of(speeds_by_model[nic_model(nic)]).value_or(speed);
-        std::string why;
-        double expected = 0.0;
-        if (nic.rated_gbps && speed < *nic.rated_gbps * k_speed_slack) {
-          expected = *nic.rated_gbps;
-          why = fmt::format("rated {} Gb/s", human(expected));
-        }
-        if (speed < peers * k_speed_slack) {
-          expected = std::max(expected, peers);
-          why += fmt::format("{}its {} peers of model {} run {} Gb/s", why.empty() ? "" : "; ",
-                             speeds_by_model[nic_model(nic)].size(), nic_model(nic), human(peers));
-        }
-        if (nic.active_width && *nic.active_width < k_full_width) {
-          why += fmt::format("{}{} of {} lanes active", why.empty() ? "" : "; ", *nic.active_width,
-                             k_full_width);
-          expected = std::max(expected, speed * k_full_width / *nic.active_width);
-        }
-        if (why.empty()) {
-          continue;
-        }
-        found = true;
-        if (!nic.port_entity().empty()) {
-          entities.push_back(link_entity(nic.netdev_entity(), nic.port_entity()));
-        }
-        result.findings.push_back(
-            make_finding("link-degraded", entities, saturating(expected / speed - 1.0, 0.25),
-                         fmt::format("{} runs at {} Gb/s ({})", nic_label(nic), human(speed), why),
-                         speed, expected, "Gb/s"));
+        judge_nic(fleet, nic, judgement);
       }
     }
     for (const auto& sw : fabric.switches) {
       for (const auto& port : sw.ports) {
-        std::string here = port_entity(sw.name, port.name);
-        if (is_down(port.oper) && port.admin != "down" && !port.peer_device.empty()) {
-          found = true;
-          result.findings.push_back(make_finding(
-              "link-down", {here, sw.entity()}, 0.8,
-              fmt::format("{}/{} is oper down (admin {}) though LLDP knew peer {}", sw.name,
-                          port.name, port.admin.empty() ? "?" : port.admin, port.peer_device)));
-          continue;
-        }
-        if (!port.speed_gbps || port.peer_device.empty()) {
-          continue;
-        }
-        auto& peers = port_speeds_by_role[role(port)];
-        double usual = double_mode_of(peers).value_or(*port.speed_gbps);
-        if (*port.speed_gbps >= usual * k_speed_slack) {
-          continue;
-        }
-        found = true;
-        std::vector<std::string> entities{here};
-        if (const model::Nic* nic = nic_behind(fabric, sw, port)) {
-          for (const auto& e : nic_entities(*nic, false)) {
-            append_unique(entities, e);
-          }
-        }
-        result.findings.push_back(make_finding(
-            "link-degraded", entities, saturating(usual / *port.speed_gbps - 1.0, 0.25),
-            fmt::format("{}/{} runs at {} Gb/s while {} {} ports run {} Gb/s", sw.name, port.name,
-                        human(*port.speed_gbps), peers.size(), role(port), human(usual)),
-            *port.speed_gbps, usual, "Gb/s"));
+        judge_port(fleet, sw, port, judgement);
       }
     }
-    if (!found) {
-      std::string text =
-          fmt::format("{} NICs and {} switch ports at their rated/peer speed", nic_with, port_with);
-      result.checked.push_back(text);
-      result.findings.push_back(make_finding("link-speed-ok", {}, 0.8, text));
-    }
+  }
+
+  Clearance clearance(const Survey& fleet, const Judgement& judgement) const override {
+    Clearance healthy;
+    healthy.summary = fmt::format("{} NICs and {} switch ports at their rated/peer speed",
+                                  fleet.nic_with, fleet.port_with);
+    healthy.strength = judgement.limit("ok_strength");
+    return healthy;
   }
 };
 

@@ -1,111 +1,165 @@
-// oversubscription: per leaf, downlink capacity (ports to hosts) against uplink capacity
-// (ports to switches), and whether the uplinks are saturated.
+// oversubscription: per leaf, downlink capacity (ports to hosts) against uplink capacity (ports
+// to switches), and whether the uplinks are saturated.
+//
+// Reads each switch port's speed and oper state (show interfaces status), its role from LLDP
+// (show lldp table: a host behind it makes a downlink, a switch an uplink) and the uplinks'
+// transmit utilisation (show interfaces counters). Training fabrics are built non-blocking: in
+// a healthy fleet every leaf has as much uplink as downlink capacity, so its down:up ratio is
+// 1:1 give or take a port of reporting, and its uplinks are not saturated.
+//
+// A leaf with more downlink than uplink capacity congests whenever its hosts talk across the
+// spine (oversubscribed-leaf): the higher the ratio, the clearer. Uplinks measured well below
+// saturation show that this job does not cross the leaf enough to suffer it, so that leaf is
+// ruled out; without utilisation figures the ratio alone is a design observation and weighs
+// less.
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "probes/builtin.h"
-#include "probes/probe_support.h"
+#include "probes/fleet_probe.h"
 #include "probes/switch_topology.h"
 
 namespace netdoctor::probes {
 namespace {
 
-// Training fabrics are built 1:1; 5 % slack absorbs a port or two of mismatch in speed
-// reporting without calling a non-blocking design oversubscribed.
-constexpr double k_max_balanced_ratio = 1.05;
-// Uplinks averaging 80 % of line rate or more are saturated: queues build and PFC starts.
-constexpr double k_saturated_utilisation = 0.8;
-// Without utilisation figures the ratio alone is a design observation, weighed lower.
-constexpr double k_ratio_only_weight = 0.5;
+// The design a leaf's down:up ratio is measured from (1:1), not a tunable: how far above it a
+// leaf may go is max_balanced_ratio.
+constexpr double k_non_blocking = 1.0;
 
-class OversubscriptionProbe final : public BasicProbe {
+// One leaf's capacity: the active ports with a speed on each side.
+struct Leaf {
+  PortRoles roles;
+  double down = 0.0;  // Gb/s
+  double up = 0.0;    // Gb/s
+  std::size_t up_active = 0;
+  std::optional<double> mean_util;  // of the uplinks, 0..1, when any shows utilisation
+  double ratio = 0.0;               // down / up
+};
+
+struct Survey {
+  std::size_t leaves = 0;
+  std::vector<Leaf> judged;  // leaves with a known capacity on both sides
+};
+
+Leaf leaf_capacity(const PortRoles& roles) {
+  Leaf leaf;
+  leaf.roles = roles;
+  for (const model::SwitchPort* port : roles.downlinks) {
+    if (port->speed_gbps && port->oper != "down") {
+      leaf.down += *port->speed_gbps;
+    }
+  }
+  double util_sum = 0.0;
+  std::size_t util_count = 0;
+  for (const model::SwitchPort* port : roles.uplinks) {
+    if (port->speed_gbps && port->oper != "down") {
+      leaf.up += *port->speed_gbps;
+      ++leaf.up_active;
+    }
+    if (auto util = tx_utilisation(*port)) {
+      util_sum += *util;
+      ++util_count;
+    }
+  }
+  if (util_count > 0) {
+    leaf.mean_util = util_sum / static_cast<double>(util_count);
+  }
+  if (leaf.up > 0.0) {
+    leaf.ratio = leaf.down / leaf.up;
+  }
+  return leaf;
+}
+
+std::string capacity_text(const Leaf& leaf) {
+  return fmt::format("{}: {} Gb/s down ({} ports) vs {} Gb/s up ({} ports) = {:.2g}:1",
+                     leaf.roles.sw->name, human(leaf.down), leaf.roles.downlinks.size(),
+                     human(leaf.up), leaf.up_active, leaf.ratio);
+}
+
+// The examined-and-normal line for a leaf that is not oversubscribed where it matters (a
+// balanced ratio, or uplinks measured below saturation); nothing for one that is.
+std::optional<std::string> balanced(const Leaf& leaf, const Judgement& judgement) {
+  if (leaf.ratio <= judgement.limit("max_balanced_ratio")) {
+    return capacity_text(leaf);
+  }
+  if (leaf.mean_util && *leaf.mean_util < judgement.limit("saturated_utilisation")) {
+    return capacity_text(leaf) +
+           fmt::format(", uplinks at {} (not saturated)", percent(*leaf.mean_util));
+  }
+  return std::nullopt;
+}
+
+void judge_leaf(const Leaf& leaf, Judgement& judgement) {
+  if (auto line = balanced(leaf, judgement)) {
+    judgement.rule_out(std::move(*line));
+    return;
+  }
+  double strength =
+      saturating(leaf.ratio - k_non_blocking, judgement.limit("excess_half_strength"));
+  if (!leaf.mean_util) {
+    strength *= judgement.limit("ratio_only_weight");
+  }
+  const model::Switch& sw = *leaf.roles.sw;
+  std::vector<std::string> entities{sw.entity()};
+  for (const model::SwitchPort* port : leaf.roles.uplinks) {
+    entities.push_back(port_entity(sw.name, port->name));
+  }
+  const std::string load =
+      leaf.mean_util ? fmt::format(", uplinks at {} of line rate", percent(*leaf.mean_util))
+                     : std::string(", uplink load unknown");
+  judgement.find("oversubscribed-leaf", entities, strength, capacity_text(leaf) + load, leaf.ratio,
+                 k_non_blocking, "down:up");
+}
+
+class OversubscriptionProbe final : public FleetProbe<Survey> {
  public:
   OversubscriptionProbe()
-      : BasicProbe("oversubscription", "Per leaf: downlink vs uplink capacity and uplink load",
-                   CostClass::Config,
-                   {"show interfaces status", "show lldp table", "show interfaces counters"},
-                   {"oversubscribed-leaf", "capacity-balanced"}) {}
+      : FleetProbe(
+            {.id = "oversubscription",
+             .description = "Per leaf: downlink vs uplink capacity and uplink load",
+             .cost = CostClass::Config,
+             .reads = {"show interfaces status", "show lldp table", "show interfaces counters"},
+             .findings = {"oversubscribed-leaf"},
+             .clearing = "capacity-balanced",
+             .thresholds = {"max_balanced_ratio", "saturated_utilisation", "excess_half_strength",
+                            "ratio_only_weight", "balanced_strength"}}) {}
 
  protected:
-  void examine(const ProbeContext& context, ProbeResult& result) const override {
-    std::vector<PortRoles> leaves = leaf_roles(context.fabric);
-    std::size_t judged = 0;
-    bool found = false;
-    for (const auto& leaf : leaves) {
-      double down = 0.0;
-      double up = 0.0;
-      std::size_t up_active = 0;
-      for (const model::SwitchPort* port : leaf.downlinks) {
-        if (port->speed_gbps && port->oper != "down") {
-          down += *port->speed_gbps;
-        }
+  Survey survey(Judgement& judgement) const override {
+    Survey fleet;
+    const std::vector<PortRoles> leaves = leaf_roles(judgement.fabric());
+    fleet.leaves = leaves.size();
+    for (const auto& roles : leaves) {
+      Leaf leaf = leaf_capacity(roles);
+      if (leaf.down > 0.0 && leaf.up > 0.0) {
+        fleet.judged.push_back(leaf);
       }
-      double util_sum = 0.0;
-      std::size_t util_count = 0;
-      for (const model::SwitchPort* port : leaf.uplinks) {
-        if (port->speed_gbps && port->oper != "down") {
-          up += *port->speed_gbps;
-          ++up_active;
-        }
-        if (auto util = tx_utilisation(*port)) {
-          util_sum += *util;
-          ++util_count;
-        }
-      }
-      if (down <= 0.0 || up <= 0.0) {
-        continue;
-      }
-      ++judged;
-      double ratio = down / up;
-      std::string capacity = fmt::format(
-          "{}: {} Gb/s down ({} ports) vs {} Gb/s up ({} ports) "
-          "= {:.2g}:1",
-          leaf.sw->name, human(down), leaf.downlinks.size(), human(up), up_active, ratio);
-      if (ratio <= k_max_balanced_ratio) {
-        result.checked.push_back(capacity);
-        continue;
-      }
-      std::optional<double> mean_util;
-      if (util_count > 0) {
-        mean_util = util_sum / static_cast<double>(util_count);
-      }
-      if (mean_util && *mean_util < k_saturated_utilisation) {
-        result.checked.push_back(
-            capacity + fmt::format(", uplinks at {} (not saturated)", percent(*mean_util)));
-        continue;
-      }
-      found = true;
-      double strength = saturating(ratio - 1.0, 1.0);
-      if (!mean_util) {
-        strength *= k_ratio_only_weight;
-      }
-      std::vector<std::string> entities{leaf.sw->entity()};
-      for (const model::SwitchPort* port : leaf.uplinks) {
-        entities.push_back(port_entity(leaf.sw->name, port->name));
-      }
-      result.findings.push_back(make_finding(
-          "oversubscribed-leaf", entities, strength,
-          capacity + (mean_util ? fmt::format(", uplinks at {} of line rate", percent(*mean_util))
-                                : std::string(", uplink load unknown")),
-          ratio, 1.0, "down:up"));
     }
-    if (judged == 0) {
-      result.status = ProbeStatus::Skipped;
-      result.reason =
-          "no data for show interfaces status / show lldp table (no leaf with known "
-          "downlink and uplink speeds)";
-      return;
+    return fleet;
+  }
+
+  std::vector<Coverage> coverage(const Survey& fleet) const override {
+    return {{"leaves", "port speeds (show interfaces status, show lldp table)", fleet.judged.size(),
+             fleet.leaves}};
+  }
+
+  void judge(const Survey& fleet, Judgement& judgement) const override {
+    for (const Leaf& leaf : fleet.judged) {
+      judge_leaf(leaf, judgement);
     }
-    if (judged < leaves.size()) {
-      add_note(result,
-               fmt::format("{} of {} leaves had port speeds on both sides", judged, leaves.size()));
+  }
+
+  // Every leaf was ruled out by judge; the clearing finding lists them.
+  Clearance clearance(const Survey& fleet, const Judgement& judgement) const override {
+    Clearance healthy;
+    healthy.summary = "leaf capacity balanced: ";
+    for (std::size_t i = 0; i < fleet.judged.size(); ++i) {
+      healthy.summary += (i == 0 ? "" : "; ") + balanced(fleet.judged[i], judgement).value_or("");
     }
-    if (!found) {
-      std::string text = "leaf capacity balanced: ";
-      for (std::size_t i = 0; i < result.checked.size(); ++i) {
-        text += (i == 0 ? "" : "; ") + result.checked[i];
-      }
-      result.findings.push_back(make_finding("capacity-balanced", {}, 0.8, text));
-    }
+    healthy.strength = judgement.limit("balanced_strength");
+    healthy.ruled_out = false;
+    return healthy;
   }
 };
 
