@@ -26,10 +26,8 @@ struct SourceState {
   std::string detail;  // the file and the reason, when not Observed
 };
 
-// Sources are named by what they are: "ethtool -S", "ethtool -i", "ethtool", "sysfs
-// counters", "sysfs hw_counters", "sysfs net", "ibv_devinfo", "rdma link", "mlnx_qos", "ip
-// address", "chronyc tracking", "lldpcli", "show interfaces counters", "show interfaces
-// status", "show pfc counters", "show queue counters", "show lldp table".
+// Sources are named by what they are ("ethtool -S", "sysfs net", "show lldp table"): the names
+// of model/source_names.h.
 using SourceMap = std::map<std::string, SourceState>;
 
 struct QosConfig {

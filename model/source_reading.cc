@@ -1,5 +1,9 @@
 #include "model/source_reading.h"
 
+#include <fmt/format.h>
+
+#include "base/strings.h"
+
 namespace netdoctor::model {
 namespace {
 
@@ -14,6 +18,28 @@ int rank(Availability availability) {
       return 2;
   }
   return 0;
+}
+
+// list_dir and peek_dir: the same listing, its failure recorded or not.
+std::optional<std::vector<DirEntry>> listing(SourceLog& log, const SampleSource& sample,
+                                             const std::string& path, const std::string& source,
+                                             SourceMap& map, bool record_failure) {
+  auto entries = sample.list_dir(path);
+  if (entries.ok()) {
+    return std::move(entries).value();
+  }
+  if (!record_failure) {
+    return std::nullopt;
+  }
+  if (entries.error().code == ErrorCode::NotFound) {
+    record_source(map, source, Availability::Absent, sample.display_path(path) + ": not captured");
+    return std::nullopt;
+  }
+  Error error = entries.error();
+  error.context = sample.display_path(path);
+  record_source(map, source, Availability::Unreadable, error.describe());
+  log.problem(source, std::move(error));
+  return std::nullopt;
 }
 
 }  // namespace
@@ -78,6 +104,43 @@ void SourceLog::observed(const std::string& source, SourceMap& map) {
 
 void SourceLog::problem(const std::string& source, Error error) {
   m_problems.push_back(Problem{m_entity, source, std::move(error)});
+}
+
+std::optional<std::vector<DirEntry>> list_dir(SourceLog& log, const SampleSource& sample,
+                                              const std::string& path, const std::string& source,
+                                              SourceMap& map) {
+  return listing(log, sample, path, source, map, true);
+}
+
+std::optional<std::vector<DirEntry>> peek_dir(SourceLog& log, const SampleSource& sample,
+                                              const std::string& path, const std::string& source,
+                                              SourceMap& map) {
+  return listing(log, sample, path, source, map, false);
+}
+
+std::optional<std::string> read_value(SourceLog& log, const SampleSource& sample,
+                                      const std::string& path, const std::string& source,
+                                      SourceMap& map) {
+  auto text = log.read_file(sample, path, source, map);
+  if (!text) {
+    return std::nullopt;
+  }
+  return std::string(trim(*text));
+}
+
+std::optional<std::int64_t> read_integer(SourceLog& log, const SampleSource& sample,
+                                         const std::string& path, const std::string& source,
+                                         SourceMap& map) {
+  auto text = read_value(log, sample, path, source, map);
+  if (!text) {
+    return std::nullopt;
+  }
+  auto value = parse_i64(*text);
+  if (!value) {
+    log.malformed(source, sample.display_path(path),
+                  make_error(ErrorCode::Parse, fmt::format("'{}' is not an integer", *text)), map);
+  }
+  return value;
 }
 
 }  // namespace netdoctor::model

@@ -3,11 +3,13 @@
 // Unreadable; a parser's refusal is Malformed. Both of the latter become Problems.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/file_tree.h"
 #include "base/result.h"
 #include "base/sample_source.h"
 #include "model/fabric.h"
@@ -44,5 +46,45 @@ class SourceLog {
 // Keeps the most telling state per source: a problem over Observed over Absent.
 void record_source(SourceMap& map, const std::string& source, Availability availability,
                    std::string detail = {});
+
+// A command's output parsed by `parse` (a function of std::string_view returning Result<T>);
+// nullopt when not captured, unreadable or refused by the parser (logged as Malformed).
+template <typename T, typename Parse>
+std::optional<T> parse_command(SourceLog& log, const SampleSource& sample,
+                               const std::vector<std::string>& argv, const std::string& source,
+                               SourceMap& map, Parse parse) {
+  auto text = log.command(sample, argv, source, map);
+  if (!text) {
+    return std::nullopt;
+  }
+  auto parsed = parse(*text);
+  if (!parsed.ok()) {
+    log.malformed(source, sample.display_command(argv), parsed.error(), map);
+    return std::nullopt;
+  }
+  return std::move(parsed).value();
+}
+
+// A directory's entries; nullopt when absent or unreadable (a problem).
+std::optional<std::vector<DirEntry>> list_dir(SourceLog& log, const SampleSource& sample,
+                                              const std::string& path, const std::string& source,
+                                              SourceMap& map);
+
+// A directory's entries where its absence or failure says nothing worth recording (a
+// sub-directory of a listing already recorded under `source`): nullopt on any failure, which
+// is not recorded.
+std::optional<std::vector<DirEntry>> peek_dir(SourceLog& log, const SampleSource& sample,
+                                              const std::string& path, const std::string& source,
+                                              SourceMap& map);
+
+// A one-line file (sysfs) trimmed; nullopt when absent or unreadable (logged).
+std::optional<std::string> read_value(SourceLog& log, const SampleSource& sample,
+                                      const std::string& path, const std::string& source,
+                                      SourceMap& map);
+
+// A one-line file holding a signed integer; text that is not one is logged as Malformed.
+std::optional<std::int64_t> read_integer(SourceLog& log, const SampleSource& sample,
+                                         const std::string& path, const std::string& source,
+                                         SourceMap& map);
 
 }  // namespace netdoctor::model
