@@ -1,6 +1,7 @@
 #include "model/fabric.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace netdoctor::model {
 
@@ -43,6 +44,10 @@ const Host* Fabric::find_host(const std::string& host_name) const {
   auto it = std::lower_bound(hosts.begin(), hosts.end(), host_name,
                              [](const Host& h, const std::string& n) { return h.name < n; });
   return (it != hosts.end() && it->name == host_name) ? &*it : nullptr;
+}
+
+Host* Fabric::find_host(const std::string& host_name) {
+  return const_cast<Host*>(std::as_const(*this).find_host(host_name));
 }
 
 const Switch* Fabric::find_switch(const std::string& switch_name) const {

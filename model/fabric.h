@@ -158,6 +158,7 @@ struct Fabric {
   std::vector<Problem> problems;
 
   const Host* find_host(const std::string& host_name) const;
+  Host* find_host(const std::string& host_name);
   const Switch* find_switch(const std::string& switch_name) const;
 };
 

@@ -33,10 +33,11 @@ Nic configured_nic(SourceLog& log, const SampleSource& sample, const HostOutputs
 }  // namespace
 
 Host load_host(const std::string& name, const std::vector<MachineSample>& samples,
-               const CounterTable& counters, std::vector<Problem>& problems) {
+               const CounterTable& counters, std::vector<Problem>& problems,
+               const SourceFilter& filter) {
   Host host;
   host.name = name;
-  SourceLog log(host.entity(), problems);
+  SourceLog log(host.entity(), problems, filter);
   if (samples.empty()) {
     return host;
   }

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "base/strings.h"
+#include "model/perftest_loader.h"
 #include "model/source_names.h"
 #include "model/source_reading.h"
 
@@ -42,8 +43,8 @@ std::string fabric_name(const Bundle& bundle) {
 // order afterwards, so the result does not depend on the threads); the workers take the next
 // machine as they finish one, so a slow host does not hold up a whole stripe.
 void load_machines(const Bundle& bundle, const CounterTable& counters, int threads,
-                   std::vector<Host>& hosts, std::vector<Switch>& switches,
-                   std::vector<std::vector<Problem>>& problems) {
+                   const SourceFilter& filter, std::vector<Host>& hosts,
+                   std::vector<Switch>& switches, std::vector<std::vector<Problem>>& problems) {
   const std::size_t host_count = bundle.hosts.size();
   const std::size_t count = host_count + bundle.switches.size();
   hosts.resize(host_count);
@@ -53,10 +54,11 @@ void load_machines(const Bundle& bundle, const CounterTable& counters, int threa
   auto work = [&] {
     for (std::size_t i = next++; i < count; i = next++) {
       if (i < host_count) {
-        hosts[i] = load_host(bundle.hosts[i].name, bundle.hosts[i].samples, counters, problems[i]);
+        hosts[i] =
+            load_host(bundle.hosts[i].name, bundle.hosts[i].samples, counters, problems[i], filter);
       } else {
         const auto& capture = bundle.switches[i - host_count];
-        switches[i - host_count] = load_switch(capture.name, capture.samples, problems[i]);
+        switches[i - host_count] = load_switch(capture.name, capture.samples, problems[i], filter);
       }
     }
   };
@@ -83,10 +85,8 @@ void cross_fill_switch_ports(Fabric& fabric) {
       if (port.peer_device.empty()) {
         continue;
       }
-      auto host =
-          std::lower_bound(fabric.hosts.begin(), fabric.hosts.end(), port.peer_device,
-                           [](const Host& h, const std::string& name) { return h.name < name; });
-      if (host == fabric.hosts.end() || host->name != port.peer_device) {
+      Host* host = fabric.find_host(port.peer_device);
+      if (host == nullptr) {
         continue;
       }
       for (auto& nic : host->nics) {
@@ -119,18 +119,18 @@ Result<Fabric> load_fabric(const Bundle& bundle, const LoadOptions& options) {
     fabric.problems.push_back(Problem{"", "bundle", error});
   }
 
+  const SourceFilter filter(options.only_sources);
   std::vector<std::vector<Problem>> machine_problems;
-  load_machines(bundle, *counters, options.threads, fabric.hosts, fabric.switches,
+  load_machines(bundle, *counters, options.threads, filter, fabric.hosts, fabric.switches,
                 machine_problems);
   for (auto& list : machine_problems) {
     std::move(list.begin(), list.end(), std::back_inserter(fabric.problems));
   }
-  for (const auto& file : bundle.perftests) {
-    fabric.perftests.push_back(load_perftest(file, fabric.problems));
-  }
   auto by_name = [](const auto& a, const auto& b) { return a.name < b.name; };
   std::stable_sort(fabric.hosts.begin(), fabric.hosts.end(), by_name);
   std::stable_sort(fabric.switches.begin(), fabric.switches.end(), by_name);
+  // After the sort: a withheld run is recorded against its client host, found by name.
+  load_perftests(bundle, filter, fabric);
   cross_fill_switch_ports(fabric);
   return fabric;
 }

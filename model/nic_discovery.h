@@ -18,8 +18,8 @@
 
 namespace netdoctor::model {
 
-// The host-wide command outputs of one sample; each nullopt when not captured, unreadable or
-// malformed.
+// The host-wide command outputs of one sample; each nullopt when not captured, unreadable,
+// malformed or withheld.
 struct HostOutputs {
   std::optional<parsers::RdmaLinks> rdma;
   std::optional<parsers::IbvDevinfo> ibv;

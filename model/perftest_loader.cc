@@ -1,8 +1,9 @@
-// load_perftest: one perftest output file into a PerftestResult.
-#include "base/bundle.h"
+#include "model/perftest_loader.h"
+
 #include "base/strings.h"
 #include "model/loader.h"
 #include "model/source_names.h"
+#include "model/source_reading.h"
 #include "parsers/perftest.h"
 
 namespace netdoctor::model {
@@ -40,11 +41,11 @@ std::string device_from_name(std::string_view name, std::string_view server) {
   return {};
 }
 
+}  // namespace
+
 const std::string& perftest_source(const PerftestFile& file) {
   return file.baseline ? source::k_perftest_baseline : source::k_perftest;
 }
-
-}  // namespace
 
 PerftestResult load_perftest(const PerftestFile& file, std::vector<Problem>& problems) {
   PerftestResult result;
@@ -86,6 +87,19 @@ PerftestResult load_perftest(const PerftestFile& file, std::vector<Problem>& pro
     result.lat_p99_us = row.p99_us;
   }
   return result;
+}
+
+void load_perftests(const Bundle& bundle, const SourceFilter& filter, Fabric& fabric) {
+  for (const auto& file : bundle.perftests) {
+    const std::string& source = perftest_source(file);
+    if (!filter.admits(source)) {
+      if (Host* client = fabric.find_host(file.client)) {
+        record_source(client->sources, source, Availability::Absent, k_withheld);
+      }
+      continue;
+    }
+    fabric.perftests.push_back(load_perftest(file, fabric.problems));
+  }
 }
 
 }  // namespace netdoctor::model

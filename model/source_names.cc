@@ -31,4 +31,11 @@ const std::vector<std::string>& known_sources() {
   return sources;
 }
 
+const std::set<std::string>& inventory_sources() {
+  static const std::set<std::string> sources = {
+      k_sysfs_infiniband, k_rdma_link, k_ibv_devinfo, k_ethtool_info, k_lldpcli, k_captured_at,
+  };
+  return sources;
+}
+
 }  // namespace netdoctor::model::source

@@ -5,6 +5,7 @@
 // invites a typo that no test would catch.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,5 +46,16 @@ inline const std::string k_perftest_baseline = "perftest-baseline";
 
 // Every source above, each once, in the order above.
 const std::vector<std::string>& known_sources();
+
+// The sources that say which NICs a host has, what they are called and which vendor made them,
+// and when each sample was taken: a load always reads them, even when LoadOptions::only_sources
+// leaves them out, so withholding other sources never changes which entities exist.
+//   sysfs infiniband  the RDMA devices, their ports and bound netdevs (device/net)
+//   rdma link         device/port -> netdev, and NICs where sysfs was not captured
+//   ibv_devinfo       NICs where neither was captured, and the PCI vendor id for the vendor
+//   ethtool -i        the driver, the first clue to the vendor
+//   lldpcli           the NICs of a host with no RDMA device captured at all (its cabled netdevs)
+//   captured_at       the sample times that order and window every counter series
+const std::set<std::string>& inventory_sources();
 
 }  // namespace netdoctor::model::source

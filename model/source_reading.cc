@@ -24,6 +24,9 @@ int rank(Availability availability) {
 std::optional<std::vector<DirEntry>> listing(SourceLog& log, const SampleSource& sample,
                                              const std::string& path, const std::string& source,
                                              SourceMap& map, bool record_failure) {
+  if (!log.admit(source, map)) {
+    return std::nullopt;
+  }
   auto entries = sample.list_dir(path);
   if (entries.ok()) {
     return std::move(entries).value();
@@ -52,6 +55,14 @@ void record_source(SourceMap& map, const std::string& source, Availability avail
   }
 }
 
+bool SourceLog::admit(const std::string& source, SourceMap& map) {
+  if (m_filter.admits(source)) {
+    return true;
+  }
+  record_source(map, source, Availability::Absent, k_withheld);
+  return false;
+}
+
 std::optional<std::string> SourceLog::handle(Result<std::string> result, const std::string& where,
                                              const std::string& source, SourceMap& map) {
   if (result.ok()) {
@@ -72,6 +83,9 @@ std::optional<std::string> SourceLog::handle(Result<std::string> result, const s
 
 std::optional<std::string> SourceLog::read_file(const SampleSource& sample, std::string_view path,
                                                 const std::string& source, SourceMap& map) {
+  if (!admit(source, map)) {
+    return std::nullopt;
+  }
   auto result = sample.read_file(path);
   if (result.ok()) {  // the common case: no display path built
     record_source(map, source, Availability::Observed);
@@ -83,6 +97,9 @@ std::optional<std::string> SourceLog::read_file(const SampleSource& sample, std:
 std::optional<std::string> SourceLog::command(const SampleSource& sample,
                                               const std::vector<std::string>& argv,
                                               const std::string& source, SourceMap& map) {
+  if (!admit(source, map)) {
+    return std::nullopt;
+  }
   auto result = sample.command(argv);
   if (result.ok()) {
     record_source(map, source, Availability::Observed);

@@ -9,10 +9,10 @@
 namespace netdoctor::model {
 
 Switch load_switch(const std::string& name, const std::vector<MachineSample>& samples,
-                   std::vector<Problem>& problems) {
+                   std::vector<Problem>& problems, const SourceFilter& filter) {
   Switch sw;
   sw.name = name;
-  SourceLog log(sw.entity(), problems);
+  SourceLog log(sw.entity(), problems, filter);
   if (samples.empty()) {
     return sw;
   }
