@@ -1,6 +1,7 @@
 #include "model/fabric.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace netdoctor::model {
 
@@ -19,23 +20,23 @@ const char* to_string(Availability availability) {
 }
 
 std::string Nic::nic_entity() const {
-  return device.empty() ? netdev_entity() : "nic:" + host + "/" + device;
+  return device.empty() ? netdev_entity() : model::nic_entity(host, device);
 }
 
 std::string Nic::netdev_entity() const {
-  return netdev.empty() ? nic_entity() : "netdev:" + host + "/" + netdev;
+  return netdev.empty() ? nic_entity() : model::netdev_entity(host, netdev);
 }
 
 std::string Nic::port_entity() const {
   if (switch_name.empty() || switch_port.empty()) {
     return {};
   }
-  return "port:" + switch_name + "/" + switch_port;
+  return model::port_entity(switch_name, switch_port);
 }
 
 const SwitchPort* Switch::find_port(const std::string& port) const {
-  auto it = std::find_if(ports.begin(), ports.end(),
-                         [&](const SwitchPort& p) { return p.name == port; });
+  auto it =
+      std::find_if(ports.begin(), ports.end(), [&](const SwitchPort& p) { return p.name == port; });
   return it == ports.end() ? nullptr : &*it;
 }
 
@@ -43,6 +44,10 @@ const Host* Fabric::find_host(const std::string& host_name) const {
   auto it = std::lower_bound(hosts.begin(), hosts.end(), host_name,
                              [](const Host& h, const std::string& n) { return h.name < n; });
   return (it != hosts.end() && it->name == host_name) ? &*it : nullptr;
+}
+
+Host* Fabric::find_host(const std::string& host_name) {
+  return const_cast<Host*>(std::as_const(*this).find_host(host_name));
 }
 
 const Switch* Fabric::find_switch(const std::string& switch_name) const {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "model/entity_names.h"
 #include "model/metric.h"
 
 namespace netdoctor::model {
@@ -25,50 +26,48 @@ struct SourceState {
   std::string detail;  // the file and the reason, when not Observed
 };
 
-// Sources are named by what they are: "ethtool -S", "ethtool -i", "ethtool", "sysfs
-// counters", "sysfs hw_counters", "sysfs net", "ibv_devinfo", "rdma link", "mlnx_qos", "ip
-// address", "chronyc tracking", "lldpcli", "show interfaces counters", "show interfaces
-// status", "show pfc counters", "show queue counters", "show lldp table".
+// Sources are named by what they are ("ethtool -S", "sysfs net", "show lldp table"): the names
+// of model/source_names.h.
 using SourceMap = std::map<std::string, SourceState>;
 
 struct QosConfig {
-  std::string trust;                                // "dscp", "pcp", empty when unknown
+  std::string trust;                                 // "dscp", "pcp", empty when unknown
   std::array<std::optional<bool>, 8> pfc_enabled{};  // per priority
-  std::string dcbx_mode;                            // "OS controlled", "firmware controlled"
-  std::map<int, int> dscp_to_priority;              // from the dscp2prio table, when present
+  std::string dcbx_mode;                             // "OS controlled", "firmware controlled"
+  std::map<int, int> dscp_to_priority;               // from the dscp2prio table, when present
 };
 
 struct ClockState {
-  std::optional<double> offset_s;       // system time minus reference (positive = fast)
-  std::optional<bool> synchronised;     // from Leap status / reference
+  std::optional<double> offset_s;    // system time minus reference (positive = fast)
+  std::optional<bool> synchronised;  // from Leap status / reference
   std::string leap_status;
-  std::string reference;                // "0A000101 (10.0.1.1)"
+  std::string reference;  // "0A000101 (10.0.1.1)"
   std::optional<int> stratum;
 };
 
 struct Nic {
   std::string host;
-  std::string device;   // RDMA device ("mlx5_0", "rocep90s0f0", "bnxt_re1"); empty if none
-  std::string netdev;   // "ens1f0np0"; empty when not known
-  int port = 1;         // RDMA port number
-  std::string vendor;   // "mlx5", "bnxt", "irdma", ... from the driver; "unknown"
-  std::string driver;   // "mlx5_core", "bnxt_en"
+  std::string device;  // RDMA device ("mlx5_0", "rocep90s0f0", "bnxt_re1"); empty if none
+  std::string netdev;  // "ens1f0np0"; empty when not known
+  int port = 1;        // RDMA port number
+  std::string vendor;  // "mlx5", "bnxt", "irdma", ... from the driver; "unknown"
+  std::string driver;  // "mlx5_core", "bnxt_en"
   std::string driver_version;
   std::string firmware;  // first token of the firmware version
   std::string board_id;
-  std::string part_id;   // vendor_part_id
+  std::string part_id;  // vendor_part_id
   std::string bus_info;
 
-  std::optional<int> mtu;          // netdev MTU
-  std::optional<int> active_mtu;   // RoCE / IB path MTU in bytes (ibv active_mtu)
-  std::optional<int> max_mtu;      // ibv max_mtu in bytes
+  std::optional<int> mtu;            // netdev MTU
+  std::optional<int> active_mtu;     // RoCE / IB path MTU in bytes (ibv active_mtu)
+  std::optional<int> max_mtu;        // ibv max_mtu in bytes
   std::optional<double> speed_gbps;  // current link speed (ethtool / sysfs speed / ibv rate)
   std::optional<double> rated_gbps;  // the highest speed the port supports/advertises
   std::optional<int> active_width;   // lanes (ibv active_width 4X -> 4)
-  std::string state;       // RDMA port state: "ACTIVE", "DOWN", ...
-  std::string phys_state;  // "LINK_UP", ...
-  std::string operstate;   // netdev: "up", "down"
-  std::string link_layer;  // "Ethernet" (RoCE) or "InfiniBand"
+  std::string state;                 // RDMA port state: "ACTIVE", "DOWN", ...
+  std::string phys_state;            // "LINK_UP", ...
+  std::string operstate;             // netdev: "up", "down"
+  std::string link_layer;            // "Ethernet" (RoCE) or "InfiniBand"
   std::string mac;
   std::vector<std::string> ipv4;  // CIDR, "10.10.0.15/24"
   QosConfig qos;
@@ -79,9 +78,9 @@ struct Nic {
   std::vector<CounterSample> samples;  // canonical metrics, one per host sample
   SourceMap sources;
 
-  // Entity names (spec/bundle.md).
+  // Entity names (model/entity_names.h).
   std::string nic_entity() const;     // "nic:<host>/<device>" (falls back to netdev)
-  std::string netdev_entity() const;  // "netdev:<host>/<netdev>"
+  std::string netdev_entity() const;  // "netdev:<host>/<netdev>" (falls back to device)
   std::string port_entity() const;    // "port:<switch>/<port>" or empty
 };
 
@@ -99,7 +98,7 @@ struct Host {
   };
   std::vector<Interface> interfaces;
   SourceMap sources;
-  std::string entity() const { return "host:" + name; }
+  std::string entity() const { return host_entity(name); }
 };
 
 struct SwitchPort {
@@ -107,7 +106,7 @@ struct SwitchPort {
   std::string alias;
   std::optional<double> speed_gbps;
   std::optional<int> mtu;
-  std::string oper;   // "up"/"down"
+  std::string oper;  // "up"/"down"
   std::string admin;
   std::string peer_device;  // from show lldp table
   std::string peer_port;
@@ -123,7 +122,7 @@ struct Switch {
   std::vector<double> captured_at;
   std::vector<SwitchPort> ports;  // in the switch's own order
   SourceMap sources;
-  std::string entity() const { return "switch:" + name; }
+  std::string entity() const { return switch_entity(name); }
   const SwitchPort* find_port(const std::string& port) const;
 };
 
@@ -133,8 +132,8 @@ struct PerftestResult {
   std::string test;    // "ib_write_bw", "ib_read_lat", ...
   std::string device;  // from "-d" or the Device line
   bool baseline = false;
-  bool ok = false;     // a result table was read
-  std::string error;   // "Couldn't connect ...", "Completion with error ..."
+  bool ok = false;    // a result table was read
+  std::string error;  // "Couldn't connect ...", "Completion with error ..."
   std::optional<std::uint64_t> msg_bytes;
   std::optional<double> bw_avg_gbps;
   std::optional<double> bw_peak_gbps;  // 0 when perftest did not measure the peak
@@ -152,13 +151,14 @@ struct Problem {
 };
 
 struct Fabric {
-  std::string name;  // from bundle.json "cluster", or the bundle's file name
-  std::vector<Host> hosts;        // sorted by name
-  std::vector<Switch> switches;   // sorted by name
+  std::string name;              // from bundle.json "cluster", or the bundle's file name
+  std::vector<Host> hosts;       // sorted by name
+  std::vector<Switch> switches;  // sorted by name
   std::vector<PerftestResult> perftests;
   std::vector<Problem> problems;
 
   const Host* find_host(const std::string& host_name) const;
+  Host* find_host(const std::string& host_name);
   const Switch* find_switch(const std::string& switch_name) const;
 };
 

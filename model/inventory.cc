@@ -6,6 +6,7 @@
 #include <set>
 
 #include "base/strings.h"
+#include "model/entity_names.h"
 
 namespace netdoctor::model {
 namespace {
@@ -30,9 +31,9 @@ bool is_switch(const Fabric& fabric, const std::string& name, const std::string&
 // The entity of the far end of a switch port, in link form ("netdev:h/if" or "port:s/p").
 std::string peer_link_end(const Fabric& fabric, const SwitchPort& port) {
   if (is_switch(fabric, port.peer_device, port.peer_port)) {
-    return "port:" + port.peer_device + "/" + port.peer_port;
+    return port_entity(port.peer_device, port.peer_port);
   }
-  return "netdev:" + port.peer_device + "/" + port.peer_port;
+  return netdev_entity(port.peer_device, port.peer_port);
 }
 
 std::string text_or_dash(const std::string& text) {
@@ -50,22 +51,21 @@ std::string peer_entity(const Fabric& fabric, const SwitchPort& port) {
   if (port.peer_device.empty()) {
     return {};
   }
-  const char* kind = is_switch(fabric, port.peer_device, port.peer_port) ? "switch:" : "host:";
-  return kind + port.peer_device + "/" + port.peer_port;
+  const auto machine = is_switch(fabric, port.peer_device, port.peer_port)
+                           ? switch_entity(port.peer_device)
+                           : host_entity(port.peer_device);
+  return machine + "/" + port.peer_port;
 }
 
 std::vector<std::string> lldp_links(const Fabric& fabric) {
   std::set<std::string> links;
-  auto add = [&](std::string a, std::string b) {
-    if (b < a) {
-      std::swap(a, b);
-    }
-    links.insert("link:" + a + "~" + b);
+  auto add = [&](const std::string& a, const std::string& b) {
+    links.insert(link_entity_keeping_kinds(a, b));
   };
   for (const auto& sw : fabric.switches) {
     for (const auto& port : sw.ports) {
       if (!port.peer_device.empty() && !port.peer_port.empty()) {
-        add("port:" + sw.name + "/" + port.name, peer_link_end(fabric, port));
+        add(port_entity(sw.name, port.name), peer_link_end(fabric, port));
       }
     }
   }

@@ -1,5 +1,6 @@
-// load_fabric: every host and switch (optionally on a few threads), the perftest runs, then
-// the NIC-to-switch-port cross-fill from the switches' LLDP tables.
+// load_fabric: every host and switch (optionally on a few threads), the perftest runs
+// (model/perftest_loader.cc), then the NIC-to-switch-port cross-fill from the switches' LLDP
+// tables.
 #include "model/loader.h"
 
 #include <algorithm>
@@ -8,8 +9,9 @@
 #include <thread>
 
 #include "base/strings.h"
+#include "model/perftest_loader.h"
+#include "model/source_names.h"
 #include "model/source_reading.h"
-#include "parsers/perftest.h"
 
 namespace netdoctor::model {
 namespace {
@@ -37,44 +39,12 @@ std::string fabric_name(const Bundle& bundle) {
   return name;
 }
 
-// "ib_write_bw_-d_mlx5_0_--report_gbits_node02" -> "ib_write_bw".
-std::string test_from_name(std::string_view name) {
-  std::size_t end = 0;
-  for (auto token : split(name, '_')) {
-    end += token.size();
-    if (token == "bw" || token == "lat") {
-      return std::string(name.substr(0, end));
-    }
-    ++end;  // the '_'
-  }
-  auto dash = name.find("_-");
-  return std::string(name.substr(0, dash));
-}
-
-// The "-d <dev>" / "--ib-dev=<dev>" argument of a mangled command line.
-std::string device_from_name(std::string_view name, std::string_view server) {
-  for (std::string_view flag : {"_-d_", "_--ib-dev_"}) {
-    auto pos = name.find(flag);
-    if (pos == std::string_view::npos) {
-      continue;
-    }
-    auto rest = name.substr(pos + flag.size());
-    rest = rest.substr(0, rest.find("_-"));
-    if (!server.empty() && ends_with(rest, server) && rest.size() > server.size() &&
-        rest[rest.size() - server.size() - 1] == '_') {
-      rest.remove_suffix(server.size() + 1);
-    }
-    return std::string(rest);
-  }
-  return {};
-}
-
 // Hosts and switches, each into its own slot with its own problem list (merged in bundle
 // order afterwards, so the result does not depend on the threads); the workers take the next
 // machine as they finish one, so a slow host does not hold up a whole stripe.
 void load_machines(const Bundle& bundle, const CounterTable& counters, int threads,
-                   std::vector<Host>& hosts, std::vector<Switch>& switches,
-                   std::vector<std::vector<Problem>>& problems) {
+                   const SourceFilter& filter, std::vector<Host>& hosts,
+                   std::vector<Switch>& switches, std::vector<std::vector<Problem>>& problems) {
   const std::size_t host_count = bundle.hosts.size();
   const std::size_t count = host_count + bundle.switches.size();
   hosts.resize(host_count);
@@ -84,10 +54,11 @@ void load_machines(const Bundle& bundle, const CounterTable& counters, int threa
   auto work = [&] {
     for (std::size_t i = next++; i < count; i = next++) {
       if (i < host_count) {
-        hosts[i] = load_host(bundle.hosts[i].name, bundle.hosts[i].samples, counters, problems[i]);
+        hosts[i] =
+            load_host(bundle.hosts[i].name, bundle.hosts[i].samples, counters, problems[i], filter);
       } else {
         const auto& capture = bundle.switches[i - host_count];
-        switches[i - host_count] = load_switch(capture.name, capture.samples, problems[i]);
+        switches[i - host_count] = load_switch(capture.name, capture.samples, problems[i], filter);
       }
     }
   };
@@ -108,59 +79,14 @@ void load_machines(const Bundle& bundle, const CounterTable& counters, int threa
 
 }  // namespace
 
-PerftestResult load_perftest(const PerftestFile& file, std::vector<Problem>& problems) {
-  PerftestResult result;
-  result.client = file.client;
-  result.server = file.server;
-  result.baseline = file.baseline;
-  result.file = file.display_path;
-  result.test = test_from_name(file.name);
-  result.device = device_from_name(file.name, file.server);
-  const std::string source = file.baseline ? "perftest-baseline" : "perftest";
-  auto parsed = parsers::parse_perftest(file.text);
-  if (!parsed.ok()) {
-    result.error = "output not understood: " + parsed.error().message;
-    problems.push_back(
-        Problem{"host:" + file.client, source,
-                make_error(ErrorCode::Parse, parsed.error().message, file.display_path)});
-    return result;
-  }
-  const auto& run = *parsed;
-  if (!run.device.empty()) {
-    result.device = run.device;
-  }
-  if (!run.errors.empty()) {
-    result.error = run.errors.front().message;
-  }
-  if (!run.bw_rows.empty()) {
-    const auto& row = run.bw_rows.back();  // the largest message size, where bandwidth peaks
-    result.ok = true;
-    result.msg_bytes = row.bytes;
-    result.bw_avg_gbps = row.bw_average_gbps;
-    result.bw_peak_gbps = row.bw_peak_gbps.value_or(0.0);
-    result.msg_rate_mpps = row.msg_rate_mpps;
-  }
-  if (!run.lat_rows.empty()) {
-    const auto& row = run.lat_rows.front();  // the smallest message size: the latency figure
-    result.ok = true;
-    result.msg_bytes = row.bytes;
-    result.lat_typical_us = row.t_typical_us;
-    result.lat_avg_us = row.t_avg_us;
-    result.lat_p99_us = row.p99_us;
-  }
-  return result;
-}
-
 void cross_fill_switch_ports(Fabric& fabric) {
   for (const auto& sw : fabric.switches) {
     for (const auto& port : sw.ports) {
       if (port.peer_device.empty()) {
         continue;
       }
-      auto host =
-          std::lower_bound(fabric.hosts.begin(), fabric.hosts.end(), port.peer_device,
-                           [](const Host& h, const std::string& name) { return h.name < name; });
-      if (host == fabric.hosts.end() || host->name != port.peer_device) {
+      Host* host = fabric.find_host(port.peer_device);
+      if (host == nullptr) {
         continue;
       }
       for (auto& nic : host->nics) {
@@ -169,7 +95,7 @@ void cross_fill_switch_ports(Fabric& fabric) {
         }
         nic.switch_name = sw.name;
         nic.switch_port = port.name;
-        record_source(nic.sources, "show lldp table", Availability::Observed);
+        record_source(nic.sources, source::k_show_lldp_table, Availability::Observed);
       }
     }
   }
@@ -193,18 +119,18 @@ Result<Fabric> load_fabric(const Bundle& bundle, const LoadOptions& options) {
     fabric.problems.push_back(Problem{"", "bundle", error});
   }
 
+  const SourceFilter filter(options.only_sources);
   std::vector<std::vector<Problem>> machine_problems;
-  load_machines(bundle, *counters, options.threads, fabric.hosts, fabric.switches,
+  load_machines(bundle, *counters, options.threads, filter, fabric.hosts, fabric.switches,
                 machine_problems);
   for (auto& list : machine_problems) {
     std::move(list.begin(), list.end(), std::back_inserter(fabric.problems));
   }
-  for (const auto& file : bundle.perftests) {
-    fabric.perftests.push_back(load_perftest(file, fabric.problems));
-  }
   auto by_name = [](const auto& a, const auto& b) { return a.name < b.name; };
   std::stable_sort(fabric.hosts.begin(), fabric.hosts.end(), by_name);
   std::stable_sort(fabric.switches.begin(), fabric.switches.end(), by_name);
+  // After the sort: a withheld run is recorded against its client host, found by name.
+  load_perftests(bundle, filter, fabric);
   cross_fill_switch_ports(fabric);
   return fabric;
 }

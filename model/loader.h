@@ -5,6 +5,8 @@
 // SourceMap (Absent / Unreadable / Malformed) and, when not merely absent, in the problems.
 #pragma once
 
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,7 @@
 #include "base/result.h"
 #include "model/counter_table.h"
 #include "model/fabric.h"
+#include "model/source_filter.h"
 
 namespace netdoctor::model {
 
@@ -21,18 +24,25 @@ struct LoadOptions {
   int threads = 1;
   // The counter table; nullptr means the built-in one.
   const CounterTable* counters = nullptr;
+  // When set, the only sources read (names of model/source_names.h) besides the inventory
+  // sources, which are always read: every other source is withheld, treated as not captured
+  // without being touched, recorded in its entity's SourceMap as Absent "withheld" and never a
+  // problem (model/source_filter.h). For tests that prove what a reader depends on.
+  std::optional<std::set<std::string>> only_sources;
 };
 
 // Fails only when the counter table cannot be loaded; everything else becomes a problem.
 Result<Fabric> load_fabric(const Bundle& bundle, const LoadOptions& options = {});
 
-// One host from its samples in time order. Problems met are appended to `problems`.
+// One host from its samples in time order, reading only what `filter` admits. Problems met are
+// appended to `problems`.
 Host load_host(const std::string& name, const std::vector<MachineSample>& samples,
-               const CounterTable& counters, std::vector<Problem>& problems);
+               const CounterTable& counters, std::vector<Problem>& problems,
+               const SourceFilter& filter = SourceFilter());
 
-// One SONiC switch from its samples in time order.
+// One SONiC switch from its samples in time order, reading only what `filter` admits.
 Switch load_switch(const std::string& name, const std::vector<MachineSample>& samples,
-                   std::vector<Problem>& problems);
+                   std::vector<Problem>& problems, const SourceFilter& filter = SourceFilter());
 
 // One perftest output file.
 PerftestResult load_perftest(const PerftestFile& file, std::vector<Problem>& problems);

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "base/strings.h"
+#include "model/entity_names.h"
 
 namespace netdoctor::plan {
 namespace {
@@ -52,17 +53,6 @@ struct SwitchView {
 std::string short_name(std::string_view name) {
   const std::string lower = to_lower(trim(name));
   return lower.substr(0, lower.find('.'));
-}
-
-std::string port_entity(const std::string& sw, const std::string& port) {
-  return "port:" + sw + "/" + port;
-}
-
-std::string link_entity(std::string a, std::string b) {
-  if (b < a) {
-    std::swap(a, b);
-  }
-  return "link:" + a + "~" + b;
 }
 
 std::string gbps(double value) {
@@ -232,7 +222,8 @@ class Checker {
         } else {
           m_report.notes.push_back(fmt::format(
               "{} links leaf {} to leaf {}: a peer link, not counted as uplink",
-              link_entity(port_entity(leaf.name, p.port->name), port_entity(p.peer, p.peer_port)),
+              model::link_entity_keeping_kinds(model::port_entity(leaf.name, p.port->name),
+                                               model::port_entity(p.peer, p.peer_port)),
               leaf.name, p.peer));
         }
       }
@@ -371,22 +362,24 @@ class Checker {
         if (!p.up() || !p.port->speed_gbps) {
           continue;
         }
-        const std::string here = port_entity(view.sw->name, p.port->name);
+        const std::string here = model::port_entity(view.sw->name, p.port->name);
         if (p.role == Role::Switch) {
           const SwitchView* other = find_switch_const(p.peer);
           const model::SwitchPort* back = other ? other->sw->find_port(p.peer_port) : nullptr;
-          const std::string link = link_entity(here, port_entity(p.peer, p.peer_port));
+          const std::string link =
+              model::link_entity_keeping_kinds(here, model::port_entity(p.peer, p.peer_port));
           if (back && back->speed_gbps && !same_speed(*back->speed_gbps, *p.port->speed_gbps) &&
               seen.insert(link).second) {
             add(Severity::Problem, "speed-mismatch", link,
                 fmt::format("{} runs at {} on {} but {} on {}", link, gbps(*p.port->speed_gbps),
-                            here, gbps(*back->speed_gbps), port_entity(p.peer, p.peer_port)));
+                            here, gbps(*back->speed_gbps),
+                            model::port_entity(p.peer, p.peer_port)));
           }
         } else if (p.role == Role::Host && p.nic_gbps &&
                    !same_speed(*p.nic_gbps, *p.port->speed_gbps)) {
           const auto nic = m_nic_entity.find(&p);
           const std::string other = nic == m_nic_entity.end() ? p.peer : nic->second;
-          add(Severity::Problem, "speed-mismatch", link_entity(here, other),
+          add(Severity::Problem, "speed-mismatch", model::link_entity_keeping_kinds(here, other),
               fmt::format("{} runs at {} but the host NIC {} reports {}", here,
                           gbps(*p.port->speed_gbps), other, gbps(*p.nic_gbps)));
         }
@@ -433,9 +426,9 @@ class Checker {
         }
         const double want = host ? in.nic_gbps : in.leaf_port_gbps;
         if (!same_speed(*p.port->speed_gbps, want)) {
-          add(Severity::Problem, "speed-mismatch", port_entity(leaf.name, p.port->name),
+          add(Severity::Problem, "speed-mismatch", model::port_entity(leaf.name, p.port->name),
               fmt::format("{} {} runs at {}, the plan has {} {}", host ? "host link" : "uplink",
-                          port_entity(leaf.name, p.port->name), gbps(*p.port->speed_gbps),
+                          model::port_entity(leaf.name, p.port->name), gbps(*p.port->speed_gbps),
                           host ? "NICs at" : "uplinks at", gbps(want)));
         }
       }

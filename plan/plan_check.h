@@ -35,7 +35,7 @@ struct LeafFigures {
   int ports_unused = 0;                  // listed, not up and without a neighbour
   std::optional<double> spare_fraction;  // empty when the capture cannot tell
   std::string spare_basis;               // how the spare figure was obtained, or why not
-  std::string entity() const { return "switch:" + name; }
+  std::string entity() const { return model::switch_entity(name); }
 };
 
 struct SpineFigures {
@@ -43,7 +43,7 @@ struct SpineFigures {
   int links = 0;
   double gbps = 0;
   std::vector<std::string> leaves;  // sorted
-  std::string entity() const { return "switch:" + name; }
+  std::string entity() const { return model::switch_entity(name); }
 };
 
 struct CheckTargets {

@@ -1,6 +1,7 @@
 #include "sim/faults/targets.h"
 
 #include "base/strings.h"
+#include "model/entity_names.h"
 
 namespace netdoctor::sim {
 namespace {
@@ -216,19 +217,19 @@ Result<EntityRef> pick_host_port(const Fabric& fabric, std::string_view fault,
 }
 
 std::string host_entity(const Fabric& fabric, std::size_t host) {
-  return "host:" + fabric.hosts[host].name;
+  return model::host_entity(fabric.hosts[host].name);
 }
 std::string nic_entity(const Fabric& fabric, std::size_t host, std::size_t nic) {
-  return "nic:" + fabric.hosts[host].name + "/" + fabric.hosts[host].nics[nic].rdma_dev;
+  return model::nic_entity(fabric.hosts[host].name, fabric.hosts[host].nics[nic].rdma_dev);
 }
 std::string netdev_entity(const Fabric& fabric, std::size_t host, std::size_t nic) {
-  return "netdev:" + fabric.hosts[host].name + "/" + fabric.hosts[host].nics[nic].netdev;
+  return model::netdev_entity(fabric.hosts[host].name, fabric.hosts[host].nics[nic].netdev);
 }
 std::string switch_entity(const Fabric& fabric, std::size_t sw) {
-  return "switch:" + fabric.switches[sw].name;
+  return model::switch_entity(fabric.switches[sw].name);
 }
 std::string port_entity(const Fabric& fabric, std::size_t sw, std::size_t port) {
-  return "port:" + fabric.switches[sw].name + "/" + fabric.switches[sw].ports[port].name;
+  return model::port_entity(fabric.switches[sw].name, fabric.switches[sw].ports[port].name);
 }
 
 }  // namespace netdoctor::sim

@@ -7,67 +7,12 @@
 #include <set>
 
 #include "base/file_tree.h"
-#include "base/sample_source.h"
+#include "tests/model/mem_bundle.h"
 
 namespace netdoctor::model {
 namespace {
 
-// A bundle held in memory, written the way spec/bundle.md lays it out.
-class MemBundle {
- public:
-  MemBundle() : m_tree(std::make_shared<MemTree>("test bundle")) {}
-
-  // Host file by absolute path within sample `sample`.
-  void file(const std::string& host, const std::string& sample, const std::string& abs,
-            const std::string& text) {
-    m_tree->add_file("hosts/" + host + "/" + sample + abs, text);
-    note(m_hosts, host, sample);
-  }
-  void command(const std::string& machine, const std::string& sample,
-               const std::vector<std::string>& argv, const std::string& text,
-               bool is_switch = false) {
-    const std::string root = is_switch ? "switches/" : "hosts/";
-    m_tree->add_file(root + machine + "/" + sample + "/sos_commands/group/" + mangle_command(argv),
-                     text);
-    note(is_switch ? m_switches : m_hosts, machine, sample);
-  }
-  void time(const std::string& host, const std::string& sample, double at, bool is_switch = false) {
-    const std::string root = is_switch ? "switches/" : "hosts/";
-    m_tree->add_file(root + host + "/" + sample + "/captured_at", std::to_string(at));
-    note(is_switch ? m_switches : m_hosts, host, sample);
-  }
-  MemTree& tree() { return *m_tree; }
-
-  Bundle build() const {
-    Bundle bundle;
-    bundle.path = "mem";
-    bundle.tree = m_tree;
-    bundle.hosts = captures("hosts/", m_hosts);
-    bundle.switches = captures("switches/", m_switches);
-    return bundle;
-  }
-
- private:
-  using Index = std::map<std::string, std::set<std::string>>;
-  static void note(Index& index, const std::string& machine, const std::string& sample) {
-    index[machine].insert(sample);
-  }
-  std::vector<MachineCapture> captures(const std::string& root, const Index& index) const {
-    std::vector<MachineCapture> out;
-    for (const auto& [machine, samples] : index) {
-      MachineCapture capture{machine, {}};
-      for (const auto& sample : samples) {
-        capture.samples.push_back(MachineSample{
-            sample, make_tree_sample(m_tree, root + machine + "/" + sample, machine)});
-      }
-      out.push_back(std::move(capture));
-    }
-    return out;
-  }
-  std::shared_ptr<MemTree> m_tree;
-  Index m_hosts;
-  Index m_switches;
-};
+using testing::MemBundle;
 
 const std::string k_ib = "/sys/class/infiniband/";
 

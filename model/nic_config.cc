@@ -1,0 +1,208 @@
+#include "model/nic_config.h"
+
+#include <fmt/format.h>
+
+#include "base/strings.h"
+#include "model/nic_text.h"
+#include "model/source_names.h"
+#include "model/sysfs_paths.h"
+#include "parsers/ethtool_info.h"
+#include "parsers/ethtool_link.h"
+#include "parsers/mlnx_qos.h"
+
+namespace netdoctor::model {
+namespace {
+
+void fill_from_ibv(const parsers::IbvDevice* device, const parsers::IbvPort* ibv_port,
+                   const HostOutputs& out, Nic& nic) {
+  if (device != nullptr) {
+    record_source(nic.sources, source::k_ibv_devinfo, Availability::Observed);
+    if (nic.firmware.empty()) {
+      nic.firmware = first_token(device->fw_ver);
+    }
+    nic.board_id = device->board_id;
+    if (device->vendor_part_id) {
+      nic.part_id = std::to_string(*device->vendor_part_id);
+    }
+  } else if (out.ibv) {
+    record_source(nic.sources, source::k_ibv_devinfo, Availability::Absent, "device not listed");
+  }
+  if (ibv_port == nullptr) {
+    return;
+  }
+  if (ibv_port->active_mtu_bytes) {
+    nic.active_mtu = static_cast<int>(*ibv_port->active_mtu_bytes);
+  }
+  if (ibv_port->max_mtu_bytes) {
+    nic.max_mtu = static_cast<int>(*ibv_port->max_mtu_bytes);
+  }
+  if (nic.state.empty()) {
+    nic.state = normalise_port_state(ibv_port->state);
+  }
+  if (nic.phys_state.empty()) {
+    nic.phys_state = normalise_phys_state(ibv_port->phys_state);
+  }
+  if (nic.link_layer.empty()) {
+    nic.link_layer = ibv_port->link_layer;
+  }
+  if (!nic.speed_gbps) {
+    nic.speed_gbps = ibv_port->rate_gbps;
+  }
+  if (!nic.active_width && ibv_port->active_width_lanes) {
+    nic.active_width = static_cast<int>(*ibv_port->active_width_lanes);
+  }
+}
+
+void fill_from_ethtool(SourceLog& log, const SampleSource& sample, Nic& nic) {
+  if (auto info = parse_command<parsers::EthtoolInfo>(log, sample, {"ethtool", "-i", nic.netdev},
+                                                      source::k_ethtool_info, nic.sources,
+                                                      parsers::parse_ethtool_info)) {
+    nic.driver = info->driver;
+    nic.driver_version = info->version;
+    if (auto firmware = first_token(info->firmware_version); !firmware.empty()) {
+      nic.firmware = firmware;
+    }
+    nic.bus_info = info->bus_info;
+  }
+  if (auto link = parse_command<parsers::EthtoolLink>(log, sample, {"ethtool", nic.netdev},
+                                                      source::k_ethtool_link, nic.sources,
+                                                      parsers::parse_ethtool_link)) {
+    if (!nic.speed_gbps && link->speed_mbps) {
+      nic.speed_gbps = static_cast<double>(*link->speed_mbps) / 1000.0;
+    }
+    if (link->max_supported_speed_mbps) {
+      nic.rated_gbps = static_cast<double>(*link->max_supported_speed_mbps) / 1000.0;
+    } else if (link->max_advertised_speed_mbps) {
+      nic.rated_gbps = static_cast<double>(*link->max_advertised_speed_mbps) / 1000.0;
+    }
+  }
+}
+
+void fill_qos(SourceLog& log, const SampleSource& sample, Nic& nic) {
+  auto qos =
+      parse_command<parsers::MlnxQos>(log, sample, {"mlnx_qos", "-i", nic.netdev},
+                                      source::k_mlnx_qos, nic.sources, parsers::parse_mlnx_qos);
+  if (!qos) {
+    return;
+  }
+  nic.qos.trust = qos->trust_state;
+  nic.qos.dcbx_mode = qos->dcbx_mode;
+  for (std::uint32_t p = 0; p < 8; ++p) {
+    nic.qos.pfc_enabled[p] = qos->pfc_enabled_on(p);
+  }
+  for (const auto& [priority, dscps] : qos->dscp2prio) {
+    for (auto dscp : dscps) {
+      nic.qos.dscp_to_priority[static_cast<int>(dscp)] = static_cast<int>(priority);
+    }
+  }
+}
+
+void fill_from_ip(const parsers::IpAddressList& list, Nic& nic) {
+  const auto* iface = list.find(nic.netdev);
+  if (iface == nullptr) {
+    record_source(nic.sources, source::k_ip_address, Availability::Absent, "interface not listed");
+    return;
+  }
+  record_source(nic.sources, source::k_ip_address, Availability::Observed);
+  for (const auto& addr : iface->addresses) {
+    if (addr.family == "inet") {
+      nic.ipv4.push_back(fmt::format("{}/{}", addr.address, addr.prefix_len));
+    }
+  }
+  if (!nic.mtu && iface->mtu) {
+    nic.mtu = static_cast<int>(*iface->mtu);
+  }
+  if (nic.operstate.empty()) {
+    nic.operstate = to_lower(iface->state);
+  }
+  if (nic.mac.empty()) {
+    nic.mac = iface->mac;
+  }
+}
+
+void fill_from_lldp(const parsers::LldpNeighbors& lldp, Nic& nic) {
+  for (const auto& neighbor : lldp.neighbors) {
+    if (neighbor.local_interface != nic.netdev) {
+      continue;
+    }
+    record_source(nic.sources, source::k_lldpcli, Availability::Observed);
+    nic.switch_name = neighbor.chassis_name;
+    // A port id of type mac names nothing a person would look for; its description does.
+    nic.switch_port = (neighbor.port_id_type == "mac" && !neighbor.port_descr.empty())
+                          ? neighbor.port_descr
+                          : neighbor.port_id;
+    return;
+  }
+}
+
+}  // namespace
+
+void fill_rdma_config(SourceLog& log, const SampleSource& sample, const HostOutputs& out,
+                      Nic& nic) {
+  const std::string base = k_sysfs_ib + nic.device;
+  if (auto fw = read_value(log, sample, base + "/fw_ver", source::k_sysfs_fw_ver, nic.sources)) {
+    nic.firmware = first_token(*fw);
+  }
+  const std::string port = base + "/ports/" + std::to_string(nic.port);
+  const std::string& port_files = source::k_sysfs_port;
+  if (auto state = read_value(log, sample, port + "/state", port_files, nic.sources)) {
+    nic.state = normalise_port_state(*state);
+  }
+  if (auto phys = read_value(log, sample, port + "/phys_state", port_files, nic.sources)) {
+    nic.phys_state = normalise_phys_state(*phys);
+  }
+  if (auto rate = read_value(log, sample, port + "/rate", port_files, nic.sources)) {
+    auto parsed = parse_sysfs_rate(*rate);
+    nic.speed_gbps = parsed.gbps;
+    nic.active_width = parsed.width;
+  }
+  if (auto layer = read_value(log, sample, port + "/link_layer", port_files, nic.sources)) {
+    nic.link_layer = *layer;
+  }
+
+  const auto* device = find_ibv_device(out, nic.device);
+  fill_from_ibv(device, find_ibv_port(device, nic.port), out, nic);
+  if (const auto* link = find_rdma_link(out, nic.device, nic.port)) {
+    record_source(nic.sources, source::k_rdma_link, Availability::Observed);
+    if (nic.state.empty()) {
+      nic.state = link->state;
+    }
+    if (nic.phys_state.empty()) {
+      nic.phys_state = link->physical_state;
+    }
+  }
+}
+
+void fill_netdev_config(SourceLog& log, const SampleSource& sample, const HostOutputs& out,
+                        Nic& nic) {
+  const std::string net = k_sysfs_net + nic.netdev;
+  const std::string& net_files = source::k_sysfs_net;
+  if (auto mtu = read_integer(log, sample, net + "/mtu", net_files, nic.sources)) {
+    nic.mtu = static_cast<int>(*mtu);
+  }
+  if (auto oper = read_value(log, sample, net + "/operstate", net_files, nic.sources)) {
+    nic.operstate = *oper;
+  }
+  std::optional<double> sysfs_speed;
+  if (auto speed = read_value(log, sample, net + "/speed", net_files, nic.sources)) {
+    if (auto mbps = parse_i64(*speed); mbps && *mbps > 0) {  // -1 while the link is down
+      sysfs_speed = static_cast<double>(*mbps) / 1000.0;
+    }
+  }
+  if (auto mac = read_value(log, sample, net + "/address", net_files, nic.sources)) {
+    nic.mac = *mac;
+  }
+  fill_from_ethtool(log, sample, nic);
+  if (!nic.speed_gbps) {
+    nic.speed_gbps = sysfs_speed;
+  }
+  fill_qos(log, sample, nic);
+  if (out.ip) {
+    fill_from_ip(*out.ip, nic);
+  }
+  if (out.lldp) {
+    fill_from_lldp(*out.lldp, nic);
+  }
+}
+
+}  // namespace netdoctor::model

@@ -1,0 +1,100 @@
+#include "model/nic_counters.h"
+
+#include "base/strings.h"
+#include "model/source_names.h"
+#include "model/sysfs_paths.h"
+#include "parsers/ethtool_stats.h"
+
+namespace netdoctor::model {
+namespace {
+
+// Room for a NIC sample's values up front (a simulated mlx5 or bnxt NIC maps about 130).
+constexpr std::size_t k_values_per_sample = 160;
+
+void add_mapped(MetricValues::Builder& values, const CounterMapping& mapping, std::uint64_t raw) {
+  const double value = static_cast<double>(raw) * mapping.scale;
+  if (mapping.known_name) {
+    values.add(*mapping.known_name, mapping.key.index, value);
+  } else {
+    values.add(mapping.key.name, mapping.key.index, value);
+  }
+}
+
+void read_counter_dir(SourceLog& log, const SampleSource& sample, const std::string& dir,
+                      const CounterMap& map, const std::string& source, Nic& nic,
+                      MetricValues::Builder& out) {
+  auto entries = list_dir(log, sample, dir, source, nic.sources);
+  if (!entries) {
+    return;
+  }
+  record_source(nic.sources, source, Availability::Observed);
+  std::string path = dir + "/";
+  const auto base_size = path.size();
+  for (const auto& entry : *entries) {
+    const auto* mapping = map.find(entry.name);
+    if (mapping == nullptr) {
+      continue;  // not a counter we reason about: not even read
+    }
+    path.resize(base_size);
+    path += entry.name;
+    auto text = log.read_file(sample, path, source, nic.sources);
+    if (!text) {
+      continue;
+    }
+    auto value = parse_u64(trim(*text));
+    if (!value) {
+      log.malformed(source, sample.display_path(path),
+                    make_error(ErrorCode::Parse, "counter is not an unsigned integer"),
+                    nic.sources);
+      continue;
+    }
+    add_mapped(out, *mapping, *value);
+  }
+}
+
+void read_ethtool_stats(SourceLog& log, const SampleSource& sample, const CounterTable& table,
+                        Nic& nic, MetricValues::Builder& values) {
+  const std::vector<std::string> argv = {"ethtool", "-S", nic.netdev};
+  auto text = log.command(sample, argv, source::k_ethtool_stats, nic.sources);
+  if (!text) {
+    return;
+  }
+  // Mapped line by line: the full EthtoolStats (every counter, twice) is not needed here.
+  const auto& map = table.map_for(nic.vendor, CounterSource::Ethtool);
+  const Status parsed =
+      parsers::for_each_ethtool_stat(*text, [&](std::string_view name, std::uint64_t value) {
+        if (const auto* mapping = map.find(name)) {
+          add_mapped(values, *mapping, value);
+        }
+      });
+  if (!parsed.ok()) {
+    log.malformed(source::k_ethtool_stats, sample.display_command(argv), parsed.error(),
+                  nic.sources);
+  }
+}
+
+}  // namespace
+
+CounterSample read_nic_counters(SourceLog& log, const SampleSource& sample,
+                                const CounterTable& table, double captured_at, Nic& nic) {
+  MetricValues::Builder values;
+  values.reserve(k_values_per_sample);
+  if (!nic.netdev.empty()) {
+    read_ethtool_stats(log, sample, table, nic, values);
+    read_counter_dir(log, sample, k_sysfs_net + nic.netdev + "/statistics",
+                     table.map_for(nic.vendor, CounterSource::NetdevStats), source::k_sysfs_net,
+                     nic, values);
+  }
+  if (!nic.device.empty()) {
+    const std::string port = k_sysfs_ib + nic.device + "/ports/" + std::to_string(nic.port);
+    read_counter_dir(log, sample, port + "/hw_counters",
+                     table.map_for(nic.vendor, CounterSource::HwCounters),
+                     source::k_sysfs_hw_counters, nic, values);
+    read_counter_dir(log, sample, port + "/counters",
+                     table.map_for(nic.vendor, CounterSource::IbCounters), source::k_sysfs_counters,
+                     nic, values);
+  }
+  return CounterSample{captured_at, std::move(values).finish()};
+}
+
+}  // namespace netdoctor::model

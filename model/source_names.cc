@@ -1,0 +1,41 @@
+#include "model/source_names.h"
+
+namespace netdoctor::model::source {
+
+const std::vector<std::string>& known_sources() {
+  static const std::vector<std::string> sources = {
+      k_ethtool_stats,
+      k_ethtool_info,
+      k_ethtool_link,
+      k_ibv_devinfo,
+      k_rdma_link,
+      k_mlnx_qos,
+      k_ip_address,
+      k_chronyc_tracking,
+      k_lldpcli,
+      k_sysfs_infiniband,
+      k_sysfs_fw_ver,
+      k_sysfs_port,
+      k_sysfs_hw_counters,
+      k_sysfs_counters,
+      k_sysfs_net,
+      k_captured_at,
+      k_show_interfaces_counters,
+      k_show_interfaces_status,
+      k_show_pfc_counters,
+      k_show_queue_counters,
+      k_show_lldp_table,
+      k_perftest,
+      k_perftest_baseline,
+  };
+  return sources;
+}
+
+const std::set<std::string>& inventory_sources() {
+  static const std::set<std::string> sources = {
+      k_sysfs_infiniband, k_rdma_link, k_ibv_devinfo, k_ethtool_info, k_lldpcli, k_captured_at,
+  };
+  return sources;
+}
+
+}  // namespace netdoctor::model::source

@@ -1,0 +1,61 @@
+// The names of the data sources the loaders read, as they appear in every entity's SourceMap
+// (model/fabric.h), in Problem::source and in what a probe declares it reads. One name may
+// cover several files or command forms ("sysfs net" is every /sys/class/net/<netdev> file,
+// "ip address" is `ip -d address` or `ip address`). Spelling a source anywhere else as a literal
+// invites a typo that no test would catch.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace netdoctor::model::source {
+
+// Hosts: commands.
+inline const std::string k_ethtool_stats = "ethtool -S";  // counters per netdev
+inline const std::string k_ethtool_info = "ethtool -i";   // driver, firmware, bus
+inline const std::string k_ethtool_link = "ethtool";      // link speed, supported speeds
+inline const std::string k_ibv_devinfo = "ibv_devinfo";   // devices, ports, MTUs, ids
+inline const std::string k_rdma_link = "rdma link";       // device/port -> netdev, state
+inline const std::string k_mlnx_qos = "mlnx_qos";         // trust, PFC, dscp2prio
+inline const std::string k_ip_address = "ip address";     // addresses, MTU, operstate
+inline const std::string k_chronyc_tracking = "chronyc tracking";
+inline const std::string k_lldpcli = "lldpcli";  // the host's LLDP neighbours
+
+// Hosts: sysfs.
+inline const std::string k_sysfs_infiniband = "sysfs infiniband";    // the RDMA device listing
+inline const std::string k_sysfs_fw_ver = "sysfs fw_ver";            // <device>/fw_ver
+inline const std::string k_sysfs_port = "sysfs port";                // state, rate, link layer
+inline const std::string k_sysfs_hw_counters = "sysfs hw_counters";  // <port>/hw_counters
+inline const std::string k_sysfs_counters = "sysfs counters";        // <port>/counters (IB PMA)
+inline const std::string k_sysfs_net = "sysfs net";  // /sys/class/net/<netdev> values and stats
+
+// Every machine: the time of each sample.
+inline const std::string k_captured_at = "captured_at";
+
+// SONiC switches.
+inline const std::string k_show_interfaces_counters = "show interfaces counters";
+inline const std::string k_show_interfaces_status = "show interfaces status";
+inline const std::string k_show_pfc_counters = "show pfc counters";
+inline const std::string k_show_queue_counters = "show queue counters";
+inline const std::string k_show_lldp_table = "show lldp table";
+
+// Perftest output files of the bundle, recorded against the client host.
+inline const std::string k_perftest = "perftest";
+inline const std::string k_perftest_baseline = "perftest-baseline";
+
+// Every source above, each once, in the order above.
+const std::vector<std::string>& known_sources();
+
+// The sources that say which NICs a host has, what they are called and which vendor made them,
+// and when each sample was taken: a load always reads them, even when LoadOptions::only_sources
+// leaves them out, so withholding other sources never changes which entities exist.
+//   sysfs infiniband  the RDMA devices, their ports and bound netdevs (device/net)
+//   rdma link         device/port -> netdev, and NICs where sysfs was not captured
+//   ibv_devinfo       NICs where neither was captured, and the PCI vendor id for the vendor
+//   ethtool -i        the driver, the first clue to the vendor
+//   lldpcli           the NICs of a host with no RDMA device captured at all (its cabled netdevs)
+//   captured_at       the sample times that order and window every counter series
+const std::set<std::string>& inventory_sources();
+
+}  // namespace netdoctor::model::source
