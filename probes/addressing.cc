@@ -19,7 +19,6 @@
 #include <optional>
 #include <set>
 
-#include "probes/builtin.h"
 #include "probes/fleet_probe.h"
 
 namespace netdoctor::probes {
@@ -179,7 +178,7 @@ class AddressingProbe final : public FleetProbe<Survey> {
       : FleetProbe({.id = "addressing",
                     .description = "Duplicate IPv4 addresses and NICs sharing a subnet",
                     .cost = CostClass::Config,
-                    .reads = {"ip address"},
+                    .reads = {source::k_ip_address},
                     .findings = {"duplicate-ip", "shared-subnet"},
                     .clearing = "addressing-ok",
                     .thresholds = {"max_shared_share", "duplicate_strength",

@@ -15,7 +15,6 @@
 #include <cmath>
 #include <map>
 
-#include "probes/builtin.h"
 #include "probes/fleet_probe.h"
 
 namespace netdoctor::probes {
@@ -166,7 +165,7 @@ class ClockProbe final : public FleetProbe<Survey> {
             {.id = "clock",
              .description = "Clock offset, synchronisation and capture-time skew per host",
              .cost = CostClass::Passive,
-             .reads = {"chronyc tracking", "captured_at"},
+             .reads = {source::k_chronyc_tracking, source::k_captured_at},
              .findings = {"clock-offset", "clock-unsynchronised"},
              .clearing = "clock-ok",
              .thresholds = {"offset_tolerance", "capture_skew_tolerance", "skew_min_machines",
@@ -195,7 +194,7 @@ class ClockProbe final : public FleetProbe<Survey> {
   // never leaves part of the fleet unjudged (no partial note), but it may judge on its own.
   std::vector<Coverage> coverage(const Survey& fleet) const override {
     return {{"hosts", "chronyc tracking", fleet.with_chrony, fleet.hosts},
-            {"machines", "captured_at", fleet.skews.size(), fleet.skews.size()}};
+            {"machines", "captured_at", fleet.skews.size(), fleet.skews.size(), false}};
   }
 
   void judge(const Survey& fleet, Judgement& judgement) const override {

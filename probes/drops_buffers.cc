@@ -20,7 +20,6 @@
 #include <algorithm>
 #include <set>
 
-#include "probes/builtin.h"
 #include "probes/fleet_probe.h"
 #include "probes/metric_names.h"
 
@@ -229,7 +228,8 @@ class DropsBuffersProbe final : public FleetProbe<Survey> {
             {.id = "drops-buffers",
              .description = "Drops on the lossless queue, NIC receive discards, lossy-queue drops",
              .cost = CostClass::Passive,
-             .reads = {"show queue counters", "show interfaces counters", "ethtool -S"},
+             .reads = {source::k_show_queue_counters, source::k_show_interfaces_counters,
+                       source::k_ethtool_stats, source::k_mlnx_qos},
              .findings = {"lossless-queue-drops", "nic-discards", "lossy-queue-drops",
                           "drops-at-lossy-nic"},
              .clearing = "drops-clear",

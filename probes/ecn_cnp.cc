@@ -17,7 +17,6 @@
 #include <algorithm>
 #include <map>
 
-#include "probes/builtin.h"
 #include "probes/fleet_probe.h"
 #include "probes/metric_names.h"
 
@@ -151,7 +150,8 @@ class EcnCnpProbe final : public FleetProbe<Survey> {
             {.id = "ecn-cnp",
              .description = "ECN marks received and CNPs versus PFC pause, per leaf",
              .cost = CostClass::Passive,
-             .reads = {"sysfs hw_counters", "ethtool -S", "show queue counters"},
+             .reads = {source::k_sysfs_hw_counters, source::k_ethtool_stats,
+                       source::k_show_queue_counters},
              .findings = {"ecn-inactive", "cnp-ignored"},
              .clearing = "ecn-active",
              .thresholds = {"inactive_fraction", "min_fleet_activity", "min_pause_rate",

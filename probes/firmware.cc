@@ -14,7 +14,6 @@
 #include <map>
 #include <optional>
 
-#include "probes/builtin.h"
 #include "probes/fleet_probe.h"
 
 namespace netdoctor::probes {
@@ -129,14 +128,14 @@ void judge_host(const Survey& fleet, const model::Host& host, Judgement& judgeme
 class FirmwareProbe final : public FleetProbe<Survey> {
  public:
   FirmwareProbe()
-      : FleetProbe({.id = "firmware",
-                    .description = "NIC firmware and driver versions within each NIC model",
-                    .cost = CostClass::Config,
-                    .reads = {"ethtool -i", "sysfs fw_ver", "ibv_devinfo"},
-                    .findings = {"firmware-mismatch"},
-                    .clearing = "firmware-consistent",
-                    .thresholds = {"min_model_nics", "mismatch_strength", "consistent_strength"}}) {
-  }
+      : FleetProbe(
+            {.id = "firmware",
+             .description = "NIC firmware and driver versions within each NIC model",
+             .cost = CostClass::Config,
+             .reads = {source::k_ethtool_info, source::k_sysfs_fw_ver, source::k_ibv_devinfo},
+             .findings = {"firmware-mismatch"},
+             .clearing = "firmware-consistent",
+             .thresholds = {"min_model_nics", "mismatch_strength", "consistent_strength"}}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {

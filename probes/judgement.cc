@@ -75,7 +75,7 @@ bool Judgement::cover(const std::vector<Coverage>& parts) {
                                         [](const Coverage& part) { return part.total > 0; });
     std::vector<std::string> names;
     for (const auto& part : parts) {
-      names.push_back(any_entity ? part.what : part.noun);
+      append_unique(names, any_entity ? part.what : part.noun);
     }
     m_result.status = ProbeStatus::Skipped;
     m_result.reason = any_entity ? fmt::format("no data for {}", join(names, " or "))
@@ -83,7 +83,7 @@ bool Judgement::cover(const std::vector<Coverage>& parts) {
     return false;
   }
   for (const auto& part : parts) {
-    if (part.with_data < part.total) {
+    if (part.notes_gaps && part.with_data < part.total) {
       note(fmt::format("partial coverage: {} of {} {} have {} data; the rest were not judged",
                        part.with_data, part.total, part.noun, part.what));
     }

@@ -22,15 +22,18 @@ struct Coverage {
   std::string what;  // the data, named by its source: "mlnx_qos", "show pfc counters"
   std::size_t with_data = 0;
   std::size_t total = 0;
+  // False for data that only supplements the judgement (the probe judges every entity without
+  // it): it counts towards having any data at all, but its gaps are not noted as partial.
+  bool notes_gaps = true;
 };
 
 // What a healthy fleet looks like, said with this fleet's figures: the clearing finding.
 struct Clearance {
   std::string summary;
   double strength = 0.8;
-  std::optional<double> value;
-  std::optional<double> fleet_normal;
-  std::string unit;
+  std::optional<double> value = std::nullopt;
+  std::optional<double> fleet_normal = std::nullopt;
+  std::string unit = {};
   bool ruled_out = true;  // also listed as examined-and-normal (off when judge listed parts)
 };
 

@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <map>
 
-#include "probes/builtin.h"
 #include "probes/fleet_probe.h"
 #include "probes/metric_names.h"
 
@@ -208,7 +207,8 @@ class LinkErrorsProbe final : public FleetProbe<Survey> {
             {.id = "link-errors",
              .description = "Symbol/FCS/FEC errors and link-down events per link",
              .cost = CostClass::Passive,
-             .reads = {"ethtool -S", "sysfs counters", "show interfaces counters"},
+             .reads = {source::k_ethtool_stats, source::k_sysfs_counters,
+                       source::k_show_interfaces_counters, source::k_show_interfaces_status},
              .findings = {"link-errors", "link-flap"},
              .clearing = "link-clean",
              .thresholds = {"ber_limit", "min_error_count", "min_error_rate", "history_weight",
@@ -246,12 +246,11 @@ class LinkErrorsProbe final : public FleetProbe<Survey> {
   }
 
   std::vector<Coverage> coverage(const Survey& fleet) const override {
-    // Switch ports without an RX_ERR rate never counted as partial coverage (single-sample
-    // captures have none): they only count towards having any data at all.
+    // Switch ports' RX_ERR supplements the NICs' view (single-sample captures have no rate).
     return {{"NICs", "link error counters (ethtool -S, sysfs)", fleet.errors.with_data,
              fleet.errors.total},
             {"switch ports", "show interfaces counters RX_ERR", fleet.ports.size(),
-             fleet.ports.size()}};
+             fleet.ports.size(), false}};
   }
 
   void judge(const Survey& fleet, Judgement& judgement) const override {

@@ -14,7 +14,6 @@
 
 #include <map>
 
-#include "probes/builtin.h"
 #include "probes/fleet_probe.h"
 
 namespace netdoctor::probes {
@@ -140,7 +139,9 @@ class LinkSpeedProbe final : public FleetProbe<Survey> {
       : FleetProbe({.id = "link-speed",
                     .description = "Links trained below rated speed/width or peers, or down",
                     .cost = CostClass::Config,
-                    .reads = {"ethtool", "sysfs net", "ibv_devinfo", "show interfaces status"},
+                    .reads = {source::k_ethtool_link, source::k_sysfs_net, source::k_ibv_devinfo,
+                              source::k_show_interfaces_status, source::k_sysfs_port,
+                              source::k_show_lldp_table},
                     .findings = {"link-degraded", "link-down"},
                     .clearing = "link-speed-ok",
                     .thresholds = {"min_speed_share", "shortfall_half_strength",
@@ -171,11 +172,10 @@ class LinkSpeedProbe final : public FleetProbe<Survey> {
   }
 
   std::vector<Coverage> coverage(const Survey& fleet) const override {
-    // Switch ports without a speed never counted as partial coverage: they only count towards
-    // having any data at all.
+    // Switch port speeds supplement the NICs' view: only ports that report one are judged.
     return {
         {"NICs", "link speeds (ethtool, sysfs net, ibv_devinfo)", fleet.nic_with, fleet.nic_total},
-        {"switch ports", "show interfaces status speeds", fleet.port_with, fleet.port_with}};
+        {"switch ports", "show interfaces status speeds", fleet.port_with, fleet.port_with, false}};
   }
 
   // Every NIC, then every switch port: each is down, degraded, or fine.

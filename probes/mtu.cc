@@ -13,7 +13,6 @@
 // side already reports.
 #include <fmt/format.h>
 
-#include "probes/builtin.h"
 #include "probes/fleet_probe.h"
 
 namespace netdoctor::probes {
@@ -119,8 +118,9 @@ class MtuProbe final : public FleetProbe<Survey> {
             {.id = "mtu",
              .description = "MTU consistency: hosts, RoCE path, switch ports, both link ends",
              .cost = CostClass::Config,
-             .reads = {"sysfs net", "ip address", "ibv_devinfo", "show interfaces status",
-                       "lldpcli", "show lldp table"},
+             .reads = {source::k_sysfs_net, source::k_ip_address, source::k_ibv_devinfo,
+                       source::k_show_interfaces_status, source::k_lldpcli,
+                       source::k_show_lldp_table},
              .findings = {"mtu-mismatch"},
              .clearing = "mtu-consistent",
              .thresholds = {"host_mismatch_strength", "port_mismatch_strength",
@@ -154,13 +154,12 @@ class MtuProbe final : public FleetProbe<Survey> {
   }
 
   std::vector<Coverage> coverage(const Survey& fleet) const override {
-    // Only NICs without a netdev MTU ever counted as partial coverage; RoCE path and switch port
-    // MTUs count towards having any data at all.
+    // RoCE path and switch port MTUs supplement the netdevs': only those reported are judged.
     const std::size_t paths = fleet.path_mtus.size();
     const std::size_t ports = fleet.port_mtus.size();
     return {{"NICs", "netdev MTU (sysfs net, ip address)", fleet.host_mtus.size(), fleet.nic_total},
-            {"RDMA ports", "ibv_devinfo active_mtu", paths, paths},
-            {"switch ports", "show interfaces status MTU", ports, ports}};
+            {"RDMA ports", "ibv_devinfo active_mtu", paths, paths, false},
+            {"switch ports", "show interfaces status MTU", ports, ports, false}};
   }
 
   void judge(const Survey& fleet, Judgement& judgement) const override {

@@ -16,7 +16,6 @@
 
 #include <optional>
 
-#include "probes/builtin.h"
 #include "probes/fleet_probe.h"
 #include "probes/switch_topology.h"
 
@@ -119,7 +118,8 @@ class OversubscriptionProbe final : public FleetProbe<Survey> {
             {.id = "oversubscription",
              .description = "Per leaf: downlink vs uplink capacity and uplink load",
              .cost = CostClass::Config,
-             .reads = {"show interfaces status", "show lldp table", "show interfaces counters"},
+             .reads = {source::k_show_interfaces_status, source::k_show_lldp_table,
+                       source::k_show_interfaces_counters},
              .findings = {"oversubscribed-leaf"},
              .clearing = "capacity-balanced",
              .thresholds = {"max_balanced_ratio", "saturated_utilisation", "excess_half_strength",

@@ -13,7 +13,6 @@
 
 #include <algorithm>
 
-#include "probes/builtin.h"
 #include "probes/fleet_probe.h"
 #include "probes/fleet_stats.h"
 #include "probes/metric_names.h"
@@ -67,15 +66,16 @@ std::string util_text(const Survey& fleet) {
 class PacketSizeProbe final : public FleetProbe<Survey> {
  public:
   PacketSizeProbe()
-      : FleetProbe({.id = "packet-size",
-                    .description = "Mean packet size against the MTU, and link utilisation",
-                    .cost = CostClass::Passive,
-                    .reads = {"ethtool -S", "sysfs counters"},
-                    .findings = {"small-packets"},
-                    .clearing = "packet-size-normal",
-                    .thresholds = {"small_fraction_of_mtu", "max_busy_utilisation",
-                                   "default_path_mtu", "small_half_ratio",
-                                   "unknown_utilisation_weight", "normal_strength"}}) {}
+      : FleetProbe(
+            {.id = "packet-size",
+             .description = "Mean packet size against the MTU, and link utilisation",
+             .cost = CostClass::Passive,
+             .reads = {source::k_ethtool_stats, source::k_sysfs_counters, source::k_sysfs_port},
+             .findings = {"small-packets"},
+             .clearing = "packet-size-normal",
+             .thresholds = {"small_fraction_of_mtu", "max_busy_utilisation", "default_path_mtu",
+                            "small_half_ratio", "unknown_utilisation_weight", "normal_strength"}}) {
+  }
 
  protected:
   Survey survey(Judgement& judgement) const override {

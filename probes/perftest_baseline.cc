@@ -11,7 +11,6 @@
 //                        RDMA path between the pair.
 #include <fmt/format.h>
 
-#include "probes/builtin.h"
 #include "probes/fleet_probe.h"
 
 namespace netdoctor::probes {
@@ -121,7 +120,7 @@ class PerftestBaselineProbe final : public FleetProbe<Survey> {
       : FleetProbe({.id = "perftest-baseline",
                     .description = "perftest runs against the pair's healthy baseline",
                     .cost = CostClass::Passive,
-                    .reads = {"perftest", "perftest-baseline"},
+                    .reads = {source::k_perftest, source::k_perftest_baseline},
                     .findings = {"perftest-regression", "perftest-failed"},
                     .clearing = "perftest-ok",
                     .thresholds = {"deviation", "failed_strength", "ok_strength"}}) {}

@@ -12,7 +12,6 @@
 
 #include <algorithm>
 
-#include "probes/builtin.h"
 #include "probes/fleet_probe.h"
 #include "probes/metric_names.h"
 
@@ -29,7 +28,7 @@ class PfcPauseProbe final : public FleetProbe<Survey> {
              .description =
                  "PFC pause on the RoCE priority: storm origin, victims, widespread pause",
              .cost = CostClass::Passive,
-             .reads = {"ethtool -S", "show pfc counters"},
+             .reads = {source::k_ethtool_stats, source::k_show_pfc_counters},
              .findings = {"pfc-storm-origin", "pfc-pause-victim", "pfc-pause-widespread"},
              .clearing = "pfc-quiet",
              .thresholds = {"min_pause_rate", "storm_share", "costly_share", "min_storm_share",

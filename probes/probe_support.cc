@@ -136,23 +136,6 @@ std::vector<std::string> nic_entities(const model::Nic& nic, bool with_switch_po
   return entities;
 }
 
-std::string port_entity(const std::string& switch_name, const std::string& port) {
-  return "port:" + switch_name + "/" + port;
-}
-
-std::string link_entity(const std::string& end_a, const std::string& end_b) {
-  auto strip = [](const std::string& entity) {
-    auto colon = entity.find(':');
-    return colon == std::string::npos ? entity : entity.substr(colon + 1);
-  };
-  std::string a = strip(end_a);
-  std::string b = strip(end_b);
-  if (b < a) {
-    std::swap(a, b);
-  }
-  return "link:" + a + "~" + b;
-}
-
 const model::SwitchPort* cabled_port(const model::Fabric& fabric, const model::Nic& nic) {
   if (nic.switch_name.empty() || nic.switch_port.empty()) {
     return nullptr;
@@ -249,32 +232,6 @@ Finding make_finding(std::string signal, std::vector<std::string> entities, doub
   finding.fleet_normal = fleet_normal;
   finding.unit = std::move(unit);
   return finding;
-}
-
-BasicProbe::BasicProbe(std::string id, std::string description, CostClass cost,
-                       std::vector<std::string> reads, std::vector<std::string> signals,
-                       std::vector<std::string> thresholds) {
-  m_spec.thresholds = std::move(thresholds);
-  m_spec.id = std::move(id);
-  m_spec.description = std::move(description);
-  m_spec.cost = cost;
-  m_spec.reads = std::move(reads);
-  // The clearing signal comes last in every signal list.
-  m_spec.clearing = signals.back();
-  signals.pop_back();
-  m_spec.findings = std::move(signals);
-}
-
-double BasicProbe::limit(const ProbeContext& context, std::string_view name) const {
-  return Judgement(m_spec, context).limit(name);
-}
-
-ProbeResult BasicProbe::run(const ProbeContext& context) const {
-  ProbeResult result;
-  result.probe_id = m_spec.id;
-  result.status = ProbeStatus::Ran;
-  examine(context, result);
-  return result;
 }
 
 }  // namespace netdoctor::probes

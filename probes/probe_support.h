@@ -7,11 +7,16 @@
 #include <string>
 #include <vector>
 
+#include "model/entity_names.h"
 #include "model/fabric.h"
+#include "model/source_names.h"
 #include "probes/fleet_stats.h"
 #include "probes/probe.h"
 
 namespace netdoctor::probes {
+
+// What a probe reads is named by the model's source names (ProbeSpec::reads).
+namespace source = model::source;
 
 // One counter over the window. With two or more samples `value` is per second; with a single
 // sample it is the absolute (since-boot) value, which only supports cross-host comparison.
@@ -60,13 +65,11 @@ struct Deviation {
   bool outlier = false;
   double strength = 0.0;
 };
+// Built by Judgement::outlier_rule from the fleet's thresholds (kb/probes/fleet.toml):
+// `min_z` robust sigmas and `min_ratio` times the fleet's median, both at once.
 struct OutlierRule {
-  // 5 robust sigmas: for noise that is roughly normal, fewer than 1 in a million peers
-  // exceed it, so a fleet of thousands of NICs still raises no false alarm.
-  double min_z = 5.0;
-  // The deviation must also be large in proportion (3x the fleet's median), so a fleet with a
-  // tiny spread does not flag a 10 % wiggle.
-  double min_ratio = 3.0;
+  double min_z = 0.0;
+  double min_ratio = 0.0;
   double scale_floor = 1.0;  // smallest spread that counts, in the metric's unit
   double abs_floor = 0.0;    // below this the value is noise whatever the fleet does
 };
@@ -75,9 +78,9 @@ Deviation assess_high(double value, const FleetStats& stats, const OutlierRule& 
 // Entity names.
 std::string nic_label(const model::Nic& nic);  // "host/device" for summaries
 std::vector<std::string> nic_entities(const model::Nic& nic, bool with_switch_port = true);
-std::string port_entity(const std::string& switch_name, const std::string& port);
-// "link:<a>~<b>" with the two ends (without their kind prefix) sorted.
-std::string link_entity(const std::string& end_a, const std::string& end_b);
+// Port and link names are the model's (model/entity_names.h): one place builds every entity name.
+using model::link_entity;
+using model::port_entity;
 void append_unique(std::vector<std::string>& list, const std::string& item);
 
 // The switch port the NIC is cabled to, if the model knows it.
@@ -102,23 +105,5 @@ void add_note(ProbeResult& result, const std::string& note);
 Finding make_finding(std::string signal, std::vector<std::string> entities, double strength,
                      std::string summary, std::optional<double> value = std::nullopt,
                      std::optional<double> fleet_normal = std::nullopt, std::string unit = {});
-
-// A probe not yet in the FleetProbe shape: its identity is data, examine() does the rest.
-class BasicProbe : public Probe {
- public:
-  BasicProbe(std::string id, std::string description, CostClass cost,
-             std::vector<std::string> reads, std::vector<std::string> signals,
-             std::vector<std::string> thresholds = {});
-  const ProbeSpec& spec() const override { return m_spec; }
-  // The value of one of its declared thresholds (see Judgement::limit).
-  double limit(const ProbeContext& context, std::string_view name) const;
-  ProbeResult run(const ProbeContext& context) const override;
-
- protected:
-  virtual void examine(const ProbeContext& context, ProbeResult& result) const = 0;
-
- private:
-  ProbeSpec m_spec;
-};
 
 }  // namespace netdoctor::probes

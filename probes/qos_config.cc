@@ -11,7 +11,6 @@
 // majority.
 #include <fmt/format.h>
 
-#include "probes/builtin.h"
 #include "probes/fleet_probe.h"
 
 namespace netdoctor::probes {
@@ -71,7 +70,7 @@ class QosConfigProbe final : public FleetProbe<Survey> {
       : FleetProbe({.id = "qos-config",
                     .description = "PFC on the RoCE priority and trust mode per NIC",
                     .cost = CostClass::Config,
-                    .reads = {"mlnx_qos"},
+                    .reads = {source::k_mlnx_qos},
                     .findings = {"pfc-disabled-on-roce-priority", "trust-mismatch"},
                     .clearing = "qos-consistent",
                     .thresholds = {"min_trust_nics", "pfc_disabled_strength",

@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <map>
 
-#include "probes/builtin.h"
 #include "probes/fleet_probe.h"
 #include "probes/metric_names.h"
 
@@ -44,6 +43,9 @@ struct Flag {
   std::vector<std::string> parts;
   std::string unit;
 };
+// Keyed by the NIC's entity name: the fabric's order (hosts and their NICs sorted by name), so
+// findings come out in the same order on every run.
+using FlagsByNic = std::map<std::string, Flag>;
 
 Counter survey_counter(const model::Fabric& fabric, const char* name, const char* words) {
   Counter counter;
@@ -70,8 +72,7 @@ double flag_strength(const Counter& counter, const NicValue& value, const Deviat
 }
 
 // Flags the NICs that stand out from the fleet on one counter.
-void flag_counter(const Counter& counter, const Judgement& judgement,
-                  std::map<const model::Nic*, Flag>& flags) {
+void flag_counter(const Counter& counter, const Judgement& judgement, FlagsByNic& flags) {
   const NicSurvey& survey = counter.survey;
   const double min_rate = judgement.limit("min_event_rate");
   const OutlierRule rule =
@@ -81,7 +82,7 @@ void flag_counter(const Counter& counter, const Judgement& judgement,
     if (!dev.outlier) {
       continue;
     }
-    Flag& flag = flags[value.nic];
+    Flag& flag = flags[value.nic->nic_entity()];
     flag.nic = value.nic;
     flag.host = value.host;
     flag.parts.push_back(fmt::format("{} {}{} (fleet median {}{})", human(value.reading.value),
@@ -99,12 +100,13 @@ void flag_counter(const Counter& counter, const Judgement& judgement,
 
 // Names the host too when every one of its NICs recovers (a single-NIC host cannot tell the
 // host from its NIC).
-void find_flags(const std::map<const model::Nic*, Flag>& flags, Judgement& judgement) {
+void find_flags(const FlagsByNic& flags, Judgement& judgement) {
   std::map<const model::Host*, std::size_t> per_host;
-  for (const auto& [nic, flag] : flags) {
+  for (const auto& [entity, flag] : flags) {
     ++per_host[flag.host];
   }
-  for (const auto& [nic, flag] : flags) {
+  for (const auto& [entity, flag] : flags) {
+    const model::Nic* nic = flag.nic;
     std::vector<std::string> entities = nic_entities(*nic);
     if (per_host[flag.host] == flag.host->nics.size() && flag.host->nics.size() > 1) {
       entities.push_back(flag.host->entity());
@@ -131,7 +133,7 @@ class RetransmitsProbe final : public FleetProbe<Survey> {
       : FleetProbe({.id = "retransmits",
                     .description = "RDMA retransmits, sequence errors and ACK timeouts per NIC",
                     .cost = CostClass::Passive,
-                    .reads = {"sysfs hw_counters"},
+                    .reads = {source::k_sysfs_hw_counters},
                     .findings = {"rdma-retransmits"},
                     .clearing = "retransmits-clear",
                     .thresholds = {"min_event_rate", "costly_event_rate", "clear_strength"}}) {}
@@ -162,7 +164,7 @@ class RetransmitsProbe final : public FleetProbe<Survey> {
 
   // With nothing flagged, each counter's fleet figures are what was ruled out.
   void judge(const Survey& fleet, Judgement& judgement) const override {
-    std::map<const model::Nic*, Flag> flags;
+    FlagsByNic flags;
     for (const Counter& counter : fleet.counters) {
       flag_counter(counter, judgement, flags);
     }

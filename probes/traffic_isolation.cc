@@ -14,7 +14,6 @@
 
 #include <algorithm>
 
-#include "probes/builtin.h"
 #include "probes/fleet_probe.h"
 #include "probes/metric_names.h"
 
@@ -75,7 +74,7 @@ class TrafficIsolationProbe final : public FleetProbe<Survey> {
       : FleetProbe({.id = "traffic-isolation",
                     .description = "Non-RDMA bytes on the RoCE priority per NIC",
                     .cost = CostClass::Passive,
-                    .reads = {"ethtool -S"},
+                    .reads = {source::k_ethtool_stats, source::k_sysfs_hw_counters},
                     .findings = {"non-rdma-on-lossless"},
                     .clearing = "isolation-ok",
                     .thresholds = {"max_foreign_share", "min_share_over_fleet",

@@ -15,7 +15,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "probes/builtin.h"
 #include "probes/fleet_probe.h"
 #include "probes/switch_topology.h"
 
@@ -119,7 +118,7 @@ class UtilizationEcmpProbe final : public FleetProbe<Survey> {
       : FleetProbe({.id = "utilization-ecmp",
                     .description = "Per leaf: how evenly the uplinks carry traffic",
                     .cost = CostClass::Passive,
-                    .reads = {"show interfaces counters", "show lldp table"},
+                    .reads = {source::k_show_interfaces_counters, source::k_show_lldp_table},
                     .findings = {"ecmp-imbalance"},
                     .clearing = "ecmp-balanced",
                     .thresholds = {"hot_utilisation", "cold_share_of_hot", "max_balanced_cv",

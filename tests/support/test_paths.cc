@@ -5,7 +5,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace netdoctor::testing {
 
@@ -43,17 +46,54 @@ std::string read_text(const std::string& path) {
   return buffer.str();
 }
 
+namespace {
+
+// The folders this test process made. They are removed when it exits after every test passed
+// (a simulated fleet is hundreds of MB, and a whole suite makes thousands of folders) and kept
+// for a look when a test failed or NETDOCTOR_KEEP_TEST_TMP is set.
+struct TempDirs {
+  std::mutex mutex;
+  std::vector<std::string> made;
+};
+
+TempDirs& temp_dirs() {
+  static TempDirs dirs;
+  return dirs;
+}
+
+void remove_temp_dirs_if_passed() {
+  if (std::getenv("NETDOCTOR_KEEP_TEST_TMP") != nullptr ||
+      !::testing::UnitTest::GetInstance()->Passed()) {
+    return;
+  }
+  TempDirs& dirs = temp_dirs();
+  const std::lock_guard<std::mutex> lock(dirs.mutex);
+  for (const std::string& dir : dirs.made) {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
+  }
+}
+
+}  // namespace
+
 std::string make_temp_dir(const std::string& tag) {
   namespace fs = std::filesystem;
   // Under the build tree, not /tmp: scripts/test empties it before each run, so thousands of
   // test folders never pile up in the machine's temp dir.
+  // The list is made before the exit handler is registered, so it outlives the handler's run.
+  TempDirs& dirs = temp_dirs();
+  static const int registered = std::atexit(remove_temp_dirs_if_passed);
+  (void)registered;
   const fs::path parent = fs::path(NETDOCTOR_BINARY_DIR) / "test-tmp";
   std::error_code error;
   fs::create_directories(parent, error);
   std::string pattern = (parent / ("netdoctor-test-" + tag + "-XXXXXX")).string();
   if (mkdtemp(pattern.data()) == nullptr) {
     ADD_FAILURE() << "mkdtemp failed for " << pattern;
+    return pattern;
   }
+  const std::lock_guard<std::mutex> lock(dirs.mutex);
+  dirs.made.push_back(pattern);
   return pattern;
 }
 

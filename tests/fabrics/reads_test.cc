@@ -1,0 +1,215 @@
+// A probe reads only what its spec declares, and the loaders provide what it declares.
+//
+// For every fixture bundle and every probe: the bundle is loaded again with every source the
+// probe does not declare withheld (LoadOptions::only_sources; the inventory that names the
+// NICs is always read), and the probe's result must be exactly what it is with everything. A
+// probe that used an undeclared source would lose data and answer differently. Conversely each
+// declared source is one the loaders know and observed in the fixtures, and withholding what
+// the probe declares changes its answer on some fixture. (One declared source alone may change
+// nothing: several are alternatives for the same fact on other vendors or captures, such as
+// the MTU from sysfs or from `ip address`; and a probe reading part of the inventory, which a
+// load never withholds, may find all it needs there.)
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "base/bundle.h"
+#include "engine/pipeline.h"
+#include "engine/thresholds.h"
+#include "model/loader.h"
+#include "model/source_names.h"
+#include "tests/fabrics/sim_bundle.h"
+#include "tests/support/test_paths.h"
+
+namespace netdoctor::engine {
+namespace {
+
+struct Fixture {
+  std::string name;
+  std::unique_ptr<Bundle> bundle;
+  model::Fabric full;
+};
+
+const std::vector<std::string>& fixture_names() {
+  static const std::vector<std::string> names = {
+      "healthy",           "pfc-storm",           "ecmp-imbalance",   "mtu-mismatch",
+      "firmware-mismatch", "clock-skew",          "link-errors",      "link-degraded",
+      "buffer-exhaustion", "ecn-misconfig",       "lossy-roce",       "traffic-isolation",
+      "small-messages",    "addressing-conflict", "oversubscription", "baseline-regression"};
+  return names;
+}
+
+struct World {
+  probes::ProbeRegistry registry;
+  probes::ThresholdBook thresholds;
+  std::vector<Fixture> fixtures;
+};
+
+model::Fabric load(const Bundle& bundle, std::optional<std::set<std::string>> only = {}) {
+  model::LoadOptions options;
+  options.only_sources = std::move(only);
+  auto fabric = model::load_fabric(bundle, options);
+  EXPECT_TRUE(fabric.ok()) << fabric.error().describe();
+  return fabric.ok() ? std::move(fabric).value() : model::Fabric{};
+}
+
+const World& world() {
+  static const std::unique_ptr<World> instance = [] {
+    auto out = std::make_unique<World>();
+    probes::register_builtin_probes(out->registry);
+    auto knowledge = load_knowledge_base(out->registry);
+    EXPECT_TRUE(knowledge.ok()) << knowledge.error().describe();
+    if (knowledge.ok()) {
+      out->thresholds = resolve_thresholds(knowledge->entries, {});
+    }
+    std::vector<std::pair<std::string, std::string>> paths;
+    for (const auto& name : fixture_names()) {
+      paths.emplace_back(name, netdoctor::testing::shared_dir() + "/scenarios/" + name + ".tar.gz");
+    }
+    // Other vendors and more samples than the scenarios have: Broadcom beside mlx5, 3 samples.
+    const auto mixed = netdoctor::testing::simulate(
+        "reads", "--hosts 4 --nics 2 --hosts-per-leaf 2 --samples 3 --vendors mlx5,bnxt");
+    paths.emplace_back("sim-mixed", mixed.path);
+    for (const auto& [name, path] : paths) {
+      auto bundle = open_bundle(path);
+      EXPECT_TRUE(bundle.ok()) << path << ": " << bundle.error().describe();
+      if (!bundle.ok()) {
+        continue;
+      }
+      Fixture fixture{name, std::make_unique<Bundle>(std::move(bundle).value()), {}};
+      fixture.full = load(*fixture.bundle);
+      out->fixtures.push_back(std::move(fixture));
+    }
+    return out;
+  }();
+  return *instance;
+}
+
+// The whole result as text, so a difference shows where it lies.
+std::string described(const probes::ProbeResult& result) {
+  std::ostringstream out;
+  out << probes::to_string(result.status) << " | " << result.reason << "\n";
+  for (const auto& finding : result.findings) {
+    out << finding.signal << " " << finding.strength << " " << finding.value.value_or(-1) << " "
+        << finding.fleet_normal.value_or(-1) << " " << finding.unit << " [";
+    for (const auto& entity : finding.entities) {
+      out << entity << " ";
+    }
+    out << "] " << finding.summary << "\n";
+  }
+  for (const auto& line : result.checked) {
+    out << "checked: " << line << "\n";
+  }
+  return out.str();
+}
+
+std::string run(const probes::Probe& probe, const model::Fabric& fabric) {
+  probes::ProbeContext context{fabric, {}};
+  context.options.thresholds = world().thresholds;
+  return described(probe.run(context));
+}
+
+std::set<std::string> reads_of(const probes::Probe& probe) {
+  return {probe.reads().begin(), probe.reads().end()};
+}
+
+class EveryProbeReads : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryProbeReads, NothingButWhatItDeclares) {
+  const probes::Probe* probe = world().registry.find(GetParam());
+  ASSERT_NE(probe, nullptr);
+  ASSERT_FALSE(world().fixtures.empty());
+  for (const auto& fixture : world().fixtures) {
+    const model::Fabric narrowed = load(*fixture.bundle, reads_of(*probe));
+    EXPECT_EQ(run(*probe, narrowed), run(*probe, fixture.full))
+        << probe->id() << " on " << fixture.name
+        << " answers differently when only its declared reads are loaded: it reads a source "
+           "its spec does not declare";
+  }
+}
+
+bool observed_anywhere(const std::string& source) {
+  const auto observed = [&source](const model::SourceMap& map) {
+    const auto it = map.find(source);
+    return it != map.end() && it->second.availability == model::Availability::Observed;
+  };
+  for (const auto& fixture : world().fixtures) {
+    // Perftest files are runs of the fabric rather than sources of an entity.
+    for (const auto& run : fixture.full.perftests) {
+      if (source ==
+          (run.baseline ? model::source::k_perftest_baseline : model::source::k_perftest)) {
+        return true;
+      }
+    }
+    for (const auto& host : fixture.full.hosts) {
+      if (observed(host.sources)) {
+        return true;
+      }
+      for (const auto& nic : host.nics) {
+        if (observed(nic.sources)) {
+          return true;
+        }
+      }
+    }
+    for (const auto& sw : fixture.full.switches) {
+      if (observed(sw.sources)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+TEST_P(EveryProbeReads, WhatItDeclaresIsProvidedAndUsed) {
+  const probes::Probe* probe = world().registry.find(GetParam());
+  ASSERT_NE(probe, nullptr);
+  const auto& known = model::source::known_sources();
+  for (const std::string& source : probe->reads()) {
+    ASSERT_NE(std::find(known.begin(), known.end(), source), known.end())
+        << probe->id() << " declares '" << source << "', which no loader reads";
+    EXPECT_TRUE(observed_anywhere(source))
+        << probe->id() << " declares '" << source << "', never observed in the fixtures";
+  }
+  // A probe that reads part of the inventory (never withheld) may find all it needs there.
+  const bool reads_inventory =
+      std::any_of(probe->reads().begin(), probe->reads().end(), [](const std::string& source) {
+        return model::source::inventory_sources().count(source) > 0;
+      });
+  if (reads_inventory) {
+    return;
+  }
+  bool matters = false;
+  for (const auto& fixture : world().fixtures) {
+    if (run(*probe, load(*fixture.bundle, std::set<std::string>{})) != run(*probe, fixture.full)) {
+      matters = true;
+      break;
+    }
+  }
+  EXPECT_TRUE(matters) << probe->id()
+                       << ": withholding everything it declares changes nothing on any fixture";
+}
+
+std::vector<std::string> probe_ids() {
+  probes::ProbeRegistry registry;
+  probes::register_builtin_probes(registry);
+  std::vector<std::string> ids;
+  for (const auto* probe : registry.all()) {
+    ids.push_back(probe->id());
+  }
+  return ids;
+}
+
+std::string test_name(const ::testing::TestParamInfo<std::string>& param) {
+  std::string name = param.param;
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, EveryProbeReads, ::testing::ValuesIn(probe_ids()), test_name);
+
+}  // namespace
+}  // namespace netdoctor::engine
