@@ -8,6 +8,7 @@ std::unique_ptr<Probe> make_drops_buffers_probe();
 std::unique_ptr<Probe> make_ecn_cnp_probe();
 std::unique_ptr<Probe> make_retransmits_probe();
 std::unique_ptr<Probe> make_link_errors_probe();
+std::unique_ptr<Probe> make_link_margin_probe();
 std::unique_ptr<Probe> make_link_speed_probe();
 std::unique_ptr<Probe> make_utilization_ecmp_probe();
 std::unique_ptr<Probe> make_oversubscription_probe();
@@ -30,6 +31,7 @@ void register_builtin_probes(ProbeRegistry& registry) {
            make_ecn_cnp_probe,
            make_retransmits_probe,
            make_link_errors_probe,
+           make_link_margin_probe,
            make_link_speed_probe,
            make_utilization_ecmp_probe,
            make_oversubscription_probe,
