@@ -168,16 +168,10 @@ void run_list(Context& context, const ChangeOptions& options) {
   if (options.format == "json") {
     nlohmann::json rows = nlohmann::json::array();
     for (const store::Change& change : *all) {
-      rows.push_back({{"id", change.id},
-                      {"incident", change.incident_id},
-                      {"recorded_at", store::iso8601_utc(change.recorded_at)},
-                      {"entity", change.entity},
-                      {"variable", change.variable},
-                      {"from", change.from},
-                      {"to", change.to},
-                      {"why", change.why},
-                      {"forced_note", change.forced_note},
-                      {"state", state_of(change)}});
+      nlohmann::json row = store::change_json(change);
+      row["incident"] = change.incident_id;
+      row["state"] = state_of(change);
+      rows.push_back(std::move(row));
     }
     context.out << json_text(rows, 2) << "\n";
     return;

@@ -8,11 +8,27 @@
 
 namespace netdoctor::engine {
 
+namespace {
+
+kb::ProbeCost kb_cost(probes::CostClass cost) {
+  switch (cost) {
+    case probes::CostClass::Passive:
+      return kb::ProbeCost::Passive;
+    case probes::CostClass::Config:
+      return kb::ProbeCost::Config;
+    case probes::CostClass::Active:
+      return kb::ProbeCost::Active;
+  }
+  return kb::ProbeCost::Active;
+}
+
+}  // namespace
+
 kb::KnownProbes known_probes(const probes::ProbeRegistry& registry) {
   kb::KnownProbes out;
   for (const probes::Probe* probe : registry.all()) {
-    out.push_back({probe->id(), probes::to_string(probe->cost()), probe->signals(),
-                   probe->spec().thresholds});
+    out.push_back(
+        {probe->id(), kb_cost(probe->cost()), probe->signals(), probe->spec().thresholds});
   }
   return out;
 }

@@ -9,9 +9,12 @@
 
 namespace netdoctor::kb {
 
+// A probe's cost class, cheapest first (the kb's view of probes::CostClass).
+enum class ProbeCost { Passive, Config, Active };
+
 struct ProbeInfo {
   std::string id;
-  std::string cost;                     // "passive", "config" or "active"
+  ProbeCost cost = ProbeCost::Passive;
   std::vector<std::string> signals;     // findings first, the clearing signal last
   std::vector<std::string> thresholds;  // names, each with its [[threshold]] in the entry
 };

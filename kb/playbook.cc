@@ -50,8 +50,7 @@ Result<StopRule> parse_stop(const toml::table& root, const std::string& file) {
 
 int cost_rank(const KnownProbes& probes, const std::string& id) {
   const ProbeInfo* probe = find_probe(probes, id);
-  const std::string cost = probe == nullptr ? std::string() : probe->cost;
-  return cost == "passive" ? 0 : cost == "config" ? 1 : 2;
+  return static_cast<int>(probe == nullptr ? ProbeCost::Active : probe->cost);
 }
 
 // A sweep considers everything: causes it does not list follow the listed ones (by id), and a

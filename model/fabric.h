@@ -13,6 +13,7 @@
 #include "base/result.h"
 #include "model/entity_names.h"
 #include "model/metric.h"
+#include "model/port_state.h"
 
 namespace netdoctor::model {
 
@@ -64,9 +65,9 @@ struct Nic {
   std::optional<double> speed_gbps;  // current link speed (ethtool / sysfs speed / ibv rate)
   std::optional<double> rated_gbps;  // the highest speed the port supports/advertises
   std::optional<int> active_width;   // lanes (ibv active_width 4X -> 4)
-  std::string state;                 // RDMA port state: "ACTIVE", "DOWN", ...
-  std::string phys_state;            // "LINK_UP", ...
-  std::string operstate;             // netdev: "up", "down"
+  RdmaPortState state = RdmaPortState::Unknown;  // the RDMA port's logical state
+  PhysState phys_state = PhysState::Unknown;
+  LinkState operstate = LinkState::Unknown;  // the netdev's
   std::string link_layer;            // "Ethernet" (RoCE) or "InfiniBand"
   std::string mac;
   std::vector<std::string> ipv4;  // CIDR, "10.10.0.15/24"
@@ -93,7 +94,7 @@ struct Host {
   struct Interface {
     std::string name;
     std::optional<int> mtu;
-    std::string state;
+    LinkState state = LinkState::Unknown;
     std::vector<std::string> ipv4;
   };
   std::vector<Interface> interfaces;
@@ -106,8 +107,8 @@ struct SwitchPort {
   std::string alias;
   std::optional<double> speed_gbps;
   std::optional<int> mtu;
-  std::string oper;  // "up"/"down"
-  std::string admin;
+  LinkState oper = LinkState::Unknown;
+  LinkState admin = LinkState::Unknown;
   std::string peer_device;  // from show lldp table
   std::string peer_port;
   // Metrics per sample: rx_packets, tx_packets, rx_errors, rx_drops, rx_overruns, tx_errors,

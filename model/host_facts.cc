@@ -26,7 +26,7 @@ void fill_interfaces(const parsers::IpAddressList& list, Host& host) {
     if (iface.mtu) {
       out.mtu = static_cast<int>(*iface.mtu);
     }
-    out.state = iface.state;
+    out.state = link_state_named(iface.state);
     for (const auto& addr : iface.addresses) {
       if (addr.family == "inet" && addr.scope != "host") {
         out.ipv4.push_back(fmt::format("{}/{}", addr.address, addr.prefix_len));

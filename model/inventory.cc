@@ -93,7 +93,7 @@ nlohmann::json inventory_json(const Fabric& fabric) {
                       {"mtu", or_null(nic.mtu)},
                       {"active_mtu", or_null(nic.active_mtu)},
                       {"rate_gbps", or_null(nic.speed_gbps)},
-                      {"state", or_null(nic.state)},
+                      {"state", or_null(std::string(to_string(nic.state)))},
                       {"ipv4", nic.ipv4},
                       {"switch_port", or_null(port)}});
     }
@@ -111,7 +111,7 @@ nlohmann::json inventory_json(const Fabric& fabric) {
       ports.push_back({{"name", port.name},
                        {"speed_gbps", or_null(port.speed_gbps)},
                        {"mtu", or_null(port.mtu)},
-                       {"oper", or_null(port.oper)},
+                       {"oper", or_null(std::string(to_string(port.oper)))},
                        {"peer", or_null(peer_entity(fabric, port))}});
     }
     switches.push_back(
@@ -165,14 +165,14 @@ std::string inventory_text(const Fabric& fabric) {
                          host.name, text_or_dash(nic.device), text_or_dash(nic.netdev), nic.vendor,
                          text_or_dash(nic.firmware), number_or_dash(nic.mtu),
                          number_or_dash(nic.active_mtu), number_or_dash(nic.speed_gbps),
-                         text_or_dash(nic.state), text_or_dash(nic.port_entity()));
+                         text_or_dash(to_string(nic.state)), text_or_dash(nic.port_entity()));
     }
   }
   out += fmt::format("\n{:<16} {:>7} {:>6} {:>8} {:>6}\n", "SWITCH", "SAMPLES", "PORTS", "UP",
                      "PEERS");
   for (const auto& sw : fabric.switches) {
     const auto up = std::count_if(sw.ports.begin(), sw.ports.end(),
-                                  [](const SwitchPort& p) { return p.oper == "up"; });
+                                  [](const SwitchPort& p) { return p.oper == LinkState::Up; });
     const auto peers = std::count_if(sw.ports.begin(), sw.ports.end(),
                                      [](const SwitchPort& p) { return !p.peer_device.empty(); });
     out += fmt::format("{:<16} {:>7} {:>6} {:>8} {:>6}\n", sw.name, sw.captured_at.size(),

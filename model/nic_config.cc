@@ -36,11 +36,11 @@ void fill_from_ibv(const parsers::IbvDevice* device, const parsers::IbvPort* ibv
   if (ibv_port->max_mtu_bytes) {
     nic.max_mtu = static_cast<int>(*ibv_port->max_mtu_bytes);
   }
-  if (nic.state.empty()) {
-    nic.state = normalise_port_state(ibv_port->state);
+  if (nic.state == RdmaPortState::Unknown) {
+    nic.state = rdma_port_state_named(ibv_port->state);
   }
-  if (nic.phys_state.empty()) {
-    nic.phys_state = normalise_phys_state(ibv_port->phys_state);
+  if (nic.phys_state == PhysState::Unknown) {
+    nic.phys_state = phys_state_named(ibv_port->phys_state);
   }
   if (nic.link_layer.empty()) {
     nic.link_layer = ibv_port->link_layer;
@@ -112,8 +112,8 @@ void fill_from_ip(const parsers::IpAddressList& list, Nic& nic) {
   if (!nic.mtu && iface->mtu) {
     nic.mtu = static_cast<int>(*iface->mtu);
   }
-  if (nic.operstate.empty()) {
-    nic.operstate = to_lower(iface->state);
+  if (nic.operstate == LinkState::Unknown) {
+    nic.operstate = link_state_named(iface->state);
   }
   if (nic.mac.empty()) {
     nic.mac = iface->mac;
@@ -146,10 +146,10 @@ void fill_rdma_config(SourceLog& log, const SampleSource& sample, const HostOutp
   const std::string port = base + "/ports/" + std::to_string(nic.port);
   const std::string& port_files = source::k_sysfs_port;
   if (auto state = read_value(log, sample, port + "/state", port_files, nic.sources)) {
-    nic.state = normalise_port_state(*state);
+    nic.state = rdma_port_state_named(*state);
   }
   if (auto phys = read_value(log, sample, port + "/phys_state", port_files, nic.sources)) {
-    nic.phys_state = normalise_phys_state(*phys);
+    nic.phys_state = phys_state_named(*phys);
   }
   if (auto rate = read_value(log, sample, port + "/rate", port_files, nic.sources)) {
     auto parsed = parse_sysfs_rate(*rate);
@@ -164,11 +164,11 @@ void fill_rdma_config(SourceLog& log, const SampleSource& sample, const HostOutp
   fill_from_ibv(device, find_ibv_port(device, nic.port), out, nic);
   if (const auto* link = find_rdma_link(out, nic.device, nic.port)) {
     record_source(nic.sources, source::k_rdma_link, Availability::Observed);
-    if (nic.state.empty()) {
-      nic.state = link->state;
+    if (nic.state == RdmaPortState::Unknown) {
+      nic.state = rdma_port_state_named(link->state);
     }
-    if (nic.phys_state.empty()) {
-      nic.phys_state = link->physical_state;
+    if (nic.phys_state == PhysState::Unknown) {
+      nic.phys_state = phys_state_named(link->physical_state);
     }
   }
 }
@@ -181,7 +181,7 @@ void fill_netdev_config(SourceLog& log, const SampleSource& sample, const HostOu
     nic.mtu = static_cast<int>(*mtu);
   }
   if (auto oper = read_value(log, sample, net + "/operstate", net_files, nic.sources)) {
-    nic.operstate = *oper;
+    nic.operstate = link_state_named(*oper);
   }
   std::optional<double> sysfs_speed;
   if (auto speed = read_value(log, sample, net + "/speed", net_files, nic.sources)) {

@@ -35,8 +35,8 @@ void read_switch_ports(SourceLog& log, const SampleSource& sample, PortIndex& po
       if (row.mtu) {
         port.mtu = static_cast<int>(*row.mtu);
       }
-      port.oper = row.oper;
-      port.admin = row.admin;
+      port.oper = link_state_named(row.oper);
+      port.admin = link_state_named(row.admin);
     }
   }
   if (auto lldp = parse_command<parsers::SonicLldpTable>(log, sample, {"show", "lldp", "table"},

@@ -3,16 +3,10 @@
 #include <cmath>
 
 #include "plan/render.h"
+#include "plan/units.h"
 
 namespace netdoctor::plan {
 namespace {
-
-std::string gbps(double value) {
-  return fmt::format("{:g}G", value);
-}
-std::string tbps(double gbps_value) {
-  return fmt::format("{:g} Tb/s", gbps_value / 1000.0);
-}
 
 // "32 x 400G (= 64 x 200G)" when the faster ports are whole multiples of the NIC speed.
 std::string ports_at(int count, double speed, double nic_speed) {

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "base/strings.h"
+#include "plan/units.h"
 
 namespace netdoctor::plan {
 namespace {
@@ -21,10 +22,6 @@ int ceil_to_int(double value) {
 int round_up(int value, int multiple) {
   return ceil_div(value, multiple) * multiple;
 }
-std::string gbps(double value) {
-  return fmt::format("{:g}G", value);
-}
-
 Error invalid(std::string message) {
   return make_error(ErrorCode::InvalidArgument, std::move(message));
 }

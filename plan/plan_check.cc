@@ -9,6 +9,7 @@
 
 #include "base/strings.h"
 #include "model/entity_names.h"
+#include "plan/units.h"
 
 namespace netdoctor::plan {
 namespace {
@@ -24,7 +25,7 @@ struct PortView {
   std::string peer;                // switch or host name
   std::string peer_port;           // its port or netdev
   std::optional<double> nic_gbps;  // the host NIC's own speed, when the host saw this port
-  bool up() const { return role != Role::Unknown && port->oper != "down"; }
+  bool up() const { return role != Role::Unknown && !model::is_down(port->oper); }
   std::optional<double> speed() const { return port->speed_gbps ? port->speed_gbps : nic_gbps; }
 };
 
@@ -53,13 +54,6 @@ struct SwitchView {
 std::string short_name(std::string_view name) {
   const std::string lower = to_lower(trim(name));
   return lower.substr(0, lower.find('.'));
-}
-
-std::string gbps(double value) {
-  return fmt::format("{:g}G", value);
-}
-std::string tbps(double gbps_value) {
-  return fmt::format("{:g} Tb/s", gbps_value / 1000.0);
 }
 
 bool same_speed(double a, double b) {
@@ -203,7 +197,7 @@ class Checker {
       for (const PortView& p : view.ports) {
         if (!p.up()) {
           // An up port without any neighbour is neither spare nor countable.
-          if (p.role == Role::Unknown && p.port->oper == "up") {
+          if (p.role == Role::Unknown && p.port->oper == model::LinkState::Up) {
             ++unidentified;
           } else {
             ++leaf.ports_unused;

@@ -27,8 +27,11 @@ std::string nic_model(const model::Nic& nic) {
   return nic.vendor + "/" + (nic.part_id.empty() ? nic.board_id : nic.part_id);
 }
 
-bool is_down(const std::string& state) {
-  return state == "down" || state == "DOWN" || state == "Down";
+// A state's word for a summary; "?" when no source gave one.
+template <typename State>
+std::string word(State state) {
+  const std::string text = model::to_string(state);
+  return text.empty() ? "?" : text;
 }
 
 std::string port_role(const model::Fabric& fabric, const model::SwitchPort& port) {
@@ -76,11 +79,10 @@ Shortfall nic_shortfall(const Survey& fleet, const model::Nic& nic, const Judgem
 
 void judge_nic(const Survey& fleet, const model::Nic& nic, Judgement& judgement) {
   std::vector<std::string> entities = nic_entities(nic);
-  if (is_down(nic.operstate) || is_down(nic.state)) {
+  if (model::is_down(nic.operstate) || nic.state == model::RdmaPortState::Down) {
     judgement.find("link-down", entities, judgement.limit("nic_down_strength"),
                    fmt::format("{} is down (netdev {}, RDMA port {})", nic_label(nic),
-                               nic.operstate.empty() ? "?" : nic.operstate,
-                               nic.state.empty() ? "?" : nic.state));
+                               word(nic.operstate), word(nic.state)));
     return;
   }
   if (!nic.speed_gbps) {
@@ -104,10 +106,10 @@ void judge_nic(const Survey& fleet, const model::Nic& nic, Judgement& judgement)
 void judge_port(const Survey& fleet, const model::Switch& sw, const model::SwitchPort& port,
                 Judgement& judgement) {
   const std::string here = port_entity(sw.name, port.name);
-  if (is_down(port.oper) && port.admin != "down" && !port.peer_device.empty()) {
+  if (model::is_down(port.oper) && !model::is_down(port.admin) && !port.peer_device.empty()) {
     judgement.find("link-down", {here, sw.entity()}, judgement.limit("port_down_strength"),
                    fmt::format("{}/{} is oper down (admin {}) though LLDP knew peer {}", sw.name,
-                               port.name, port.admin.empty() ? "?" : port.admin, port.peer_device));
+                               port.name, word(port.admin), port.peer_device));
     return;
   }
   if (!port.speed_gbps || port.peer_device.empty()) {

@@ -45,14 +45,14 @@ Leaf leaf_capacity(const PortRoles& roles) {
   Leaf leaf;
   leaf.roles = roles;
   for (const model::SwitchPort* port : roles.downlinks) {
-    if (port->speed_gbps && port->oper != "down") {
+    if (port->speed_gbps && !model::is_down(port->oper)) {
       leaf.down += *port->speed_gbps;
     }
   }
   double util_sum = 0.0;
   std::size_t util_count = 0;
   for (const model::SwitchPort* port : roles.uplinks) {
-    if (port->speed_gbps && port->oper != "down") {
+    if (port->speed_gbps && !model::is_down(port->oper)) {
       leaf.up += *port->speed_gbps;
       ++leaf.up_active;
     }

@@ -234,6 +234,13 @@ std::vector<SettingRow> settings_used(const PostmortemData& data) {
 
 }  // namespace
 
+nlohmann::json change_json(const Change& change) {
+  return {{"id", change.id},         {"recorded_at", iso8601_utc(change.recorded_at)},
+          {"entity", change.entity}, {"variable", change.variable},
+          {"from", change.from},     {"to", change.to},
+          {"why", change.why},       {"forced_note", change.forced_note}};
+}
+
 std::string reverse_change_arguments(const Change& change) {
   return fmt::format("--entity {} --var {} --from {} --to {}", shell_quote(change.entity),
                      shell_quote(change.variable), shell_quote(change.to),
@@ -412,15 +419,8 @@ nlohmann::json render_postmortem_json(const PostmortemData& data) {
   out["changes"] = nlohmann::json::array();
   out["rolled_back"] = nlohmann::json::array();
   for (const Change& change : data.changes) {
-    nlohmann::json item{{"id", change.id},
-                        {"recorded_at", iso8601_utc(change.recorded_at)},
-                        {"entity", change.entity},
-                        {"variable", change.variable},
-                        {"from", change.from},
-                        {"to", change.to},
-                        {"why", change.why},
-                        {"forced_note", change.forced_note},
-                        {"verify_source", change.verify_source}};
+    nlohmann::json item = change_json(change);
+    item["verify_source"] = change.verify_source;
     item["verdict"] =
         change.verdict ? nlohmann::json(to_string(*change.verdict)) : nlohmann::json();
     item["verified_at"] =

@@ -29,5 +29,8 @@ nlohmann::json render_postmortem_json(const PostmortemData& data);
 
 // The change that undoes `change`, as a command line: "--entity E --var V --from NEW --to OLD".
 std::string reverse_change_arguments(const Change& change);
+// A change as JSON, what `change list` and the postmortem both show of it: id, recorded_at,
+// entity, variable, from, to, why, forced_note.
+nlohmann::json change_json(const Change& change);
 
 }  // namespace netdoctor::store

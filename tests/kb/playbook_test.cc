@@ -48,8 +48,7 @@ TEST(Playbooks, StepsGoFromCheapToExpensiveWithinEachPlaybook) {
   ASSERT_TRUE(set.ok());
   // The cost class is the probe's own (the registry's), never restated in a playbook.
   auto rank = [](const std::string& probe) {
-    const std::string cost = find_probe(registered(), probe)->cost;
-    return cost == "passive" ? 0 : cost == "config" ? 1 : 2;
+    return static_cast<int>(find_probe(registered(), probe)->cost);
   };
   for (const auto& playbook : set->playbooks()) {
     // high-latency checks MTU and firmware first, as the article says; elsewhere counters
@@ -126,10 +125,10 @@ TEST(Playbooks, ASweepAddsWhatItDoesNotListAfterItsCostClass) {
   ASSERT_NE(listed, playbook->steps.end());
   EXPECT_EQ(listed->probe, "mtu");
   for (auto step = playbook->steps.begin(); step != listed; ++step) {
-    EXPECT_EQ(find_probe(registered(), step->probe)->cost, "passive") << step->probe;
+    EXPECT_EQ(find_probe(registered(), step->probe)->cost, ProbeCost::Passive) << step->probe;
   }
   for (auto step = listed + 1; step != playbook->steps.end(); ++step) {
-    EXPECT_NE(find_probe(registered(), step->probe)->cost, "passive") << step->probe;
+    EXPECT_NE(find_probe(registered(), step->probe)->cost, ProbeCost::Passive) << step->probe;
   }
 }
 

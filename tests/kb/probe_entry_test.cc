@@ -16,7 +16,7 @@ using testing::registered;
 // A probe as the registry would describe it, for entries written by the tests.
 const KnownProbes& foo_probe() {
   static const KnownProbes probes = {
-      {"foo", "passive", {"foo-bad", "foo-ok"}, {"min_rate", "share"}}};
+      {"foo", ProbeCost::Passive, {"foo-bad", "foo-ok"}, {"min_rate", "share"}}};
   return probes;
 }
 

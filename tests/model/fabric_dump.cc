@@ -57,9 +57,9 @@ json dump(const Nic& nic) {
           {"speed_gbps", or_null(nic.speed_gbps)},
           {"rated_gbps", or_null(nic.rated_gbps)},
           {"active_width", or_null(nic.active_width)},
-          {"state", nic.state},
-          {"phys_state", nic.phys_state},
-          {"operstate", nic.operstate},
+          {"state", to_string(nic.state)},
+          {"phys_state", to_string(nic.phys_state)},
+          {"operstate", to_string(nic.operstate)},
           {"link_layer", nic.link_layer},
           {"mac", nic.mac},
           {"ipv4", nic.ipv4},
@@ -83,7 +83,7 @@ json dump(const Host& host) {
   for (const auto& iface : host.interfaces) {
     interfaces.push_back({{"name", iface.name},
                           {"mtu", or_null(iface.mtu)},
-                          {"state", iface.state},
+                          {"state", to_string(iface.state)},
                           {"ipv4", iface.ipv4}});
   }
   return {{"name", host.name},
@@ -106,8 +106,8 @@ json dump(const Switch& sw) {
                      {"alias", port.alias},
                      {"speed_gbps", or_null(port.speed_gbps)},
                      {"mtu", or_null(port.mtu)},
-                     {"oper", port.oper},
-                     {"admin", port.admin},
+                     {"oper", to_string(port.oper)},
+                     {"admin", to_string(port.admin)},
                      {"peer_device", port.peer_device},
                      {"peer_port", port.peer_port},
                      {"samples", dump(port.samples)}});

@@ -56,8 +56,8 @@ TEST(Loader, Mlx5HostGetsNicConfigAndCanonicalCounters) {
   EXPECT_EQ(nic.vendor, "mlx5");
   EXPECT_EQ(nic.driver, "mlx5_core");
   EXPECT_EQ(nic.firmware, "28.39.1002");
-  EXPECT_EQ(nic.state, "ACTIVE");
-  EXPECT_EQ(nic.phys_state, "LINK_UP");
+  EXPECT_EQ(nic.state, RdmaPortState::Active);
+  EXPECT_EQ(nic.phys_state, PhysState::LinkUp);
   EXPECT_EQ(nic.mtu, 9000);
   EXPECT_EQ(nic.speed_gbps, 200.0);
   EXPECT_EQ(nic.active_width, 4);
@@ -95,7 +95,7 @@ TEST(Loader, BnxtHostMapsBroadcomCounterNames) {
   EXPECT_EQ(nic.netdev, "ens3f0np0");
   EXPECT_EQ(nic.vendor, "bnxt");
   EXPECT_EQ(nic.firmware, "220.0.57.0");
-  EXPECT_EQ(nic.state, "ACTIVE");
+  EXPECT_EQ(nic.state, RdmaPortState::Active);
   ASSERT_EQ(nic.samples.size(), 1u);
   const auto& values = nic.samples[0];
   EXPECT_EQ(values.get({"pfc_rx_pause_frames", 3}), 11.0);
@@ -115,7 +115,7 @@ TEST(Loader, MissingFilesAreAbsentAndNotProblems) {
   EXPECT_TRUE(fabric->problems.empty());
   const Nic& nic = fabric->hosts.at(0).nics.at(0);
   EXPECT_EQ(nic.device, "mlx5_3");
-  EXPECT_EQ(nic.state, "DOWN");
+  EXPECT_EQ(nic.state, RdmaPortState::Down);
   EXPECT_FALSE(nic.mtu.has_value());
   EXPECT_EQ(nic.sources.at("sysfs hw_counters").availability, Availability::Absent);
   EXPECT_EQ(nic.samples.at(0).values.size(), 0u);  // absent, not zero

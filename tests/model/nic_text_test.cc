@@ -4,17 +4,39 @@
 #include <gtest/gtest.h>
 
 #include "model/nic_vendor.h"
+#include "model/port_state.h"
 
 namespace netdoctor::model {
 namespace {
 
-TEST(NicText, PortStatesFromEverySourceReadAlike) {
-  EXPECT_EQ(normalise_port_state("4: ACTIVE\n"), "ACTIVE");
-  EXPECT_EQ(normalise_port_state("PORT_ACTIVE"), "ACTIVE");
-  EXPECT_EQ(normalise_port_state("down"), "DOWN");
-  EXPECT_EQ(normalise_phys_state("5: LinkUp"), "LINK_UP");
-  EXPECT_EQ(normalise_phys_state("LINK_UP (5)"), "LINK_UP");
-  EXPECT_EQ(normalise_phys_state("3: Disabled"), "DISABLED");
+TEST(PortState, StatesFromEverySourceReadAlike) {
+  EXPECT_EQ(rdma_port_state_named("4: ACTIVE\n"), RdmaPortState::Active);
+  EXPECT_EQ(rdma_port_state_named("PORT_ACTIVE"), RdmaPortState::Active);
+  EXPECT_EQ(rdma_port_state_named("down"), RdmaPortState::Down);
+  EXPECT_EQ(rdma_port_state_named("ACTIVE_DEFER"), RdmaPortState::ActiveDefer);
+  EXPECT_EQ(rdma_port_state_named("5: ACTIVE_DEFER"), RdmaPortState::ActiveDefer);
+  EXPECT_EQ(rdma_port_state_named("LINKED"), RdmaPortState::Unknown);
+  EXPECT_EQ(phys_state_named("5: LinkUp"), PhysState::LinkUp);
+  EXPECT_EQ(phys_state_named("LINK_UP (5)"), PhysState::LinkUp);
+  EXPECT_EQ(phys_state_named("3: Disabled"), PhysState::Disabled);
+  EXPECT_EQ(phys_state_named("4: PortConfigurationTraining"), PhysState::PortConfigurationTraining);
+  EXPECT_EQ(link_state_named("UP"), LinkState::Up);
+  EXPECT_EQ(link_state_named("up\n"), LinkState::Up);
+  EXPECT_EQ(link_state_named("LOWERLAYERDOWN"), LinkState::LowerLayerDown);
+  EXPECT_EQ(link_state_named("UNKNOWN"), LinkState::Unknown);
+}
+
+TEST(PortState, WordsAreTheToolsOwnAndDownMeansNothingPasses) {
+  EXPECT_STREQ(to_string(RdmaPortState::Active), "ACTIVE");
+  EXPECT_STREQ(to_string(PhysState::LinkUp), "LINK_UP");
+  EXPECT_STREQ(to_string(LinkState::Down), "down");
+  EXPECT_STREQ(to_string(LinkState::Unknown), "");
+  EXPECT_TRUE(is_down(LinkState::Down));
+  EXPECT_TRUE(is_down(LinkState::LowerLayerDown));
+  EXPECT_TRUE(is_down(LinkState::NotPresent));
+  EXPECT_FALSE(is_down(LinkState::Dormant));
+  EXPECT_FALSE(is_down(LinkState::Unknown));
+  EXPECT_FALSE(is_down(LinkState::Up));
 }
 
 TEST(NicText, SysfsRateGivesSpeedAndLanes) {

@@ -112,7 +112,7 @@ TEST(Withholding, InventoryOnlyFindsTheSameNicsAndReadsNothingElse) {
         EXPECT_EQ(nic.vendor, whole.vendor) << who;
         EXPECT_EQ(nic.driver, whole.driver) << who;
         EXPECT_FALSE(nic.mtu.has_value()) << who;
-        EXPECT_TRUE(nic.operstate.empty()) << who;
+        EXPECT_EQ(nic.operstate, LinkState::Unknown) << who;
         EXPECT_TRUE(nic.ipv4.empty()) << who;
         EXPECT_TRUE(nic.qos.trust.empty()) << who;
         EXPECT_FALSE(nic.rated_gbps.has_value()) << who;

@@ -8,12 +8,13 @@ namespace netdoctor::plan {
 namespace {
 
 model::SwitchPort port(const std::string& name, double gbps, const std::string& peer = "",
-                       const std::string& peer_port = "", const std::string& oper = "up") {
+                       const std::string& peer_port = "",
+                       model::LinkState oper = model::LinkState::Up) {
   model::SwitchPort p;
   p.name = name;
   p.speed_gbps = gbps;
   p.oper = oper;
-  p.admin = "up";
+  p.admin = model::LinkState::Up;
   p.peer_device = peer;
   p.peer_port = peer_port;
   return p;
@@ -109,9 +110,9 @@ TEST(PlanCheck, LooserTargetAcceptsTheFourToOneLeaf) {
 TEST(PlanCheck, LeafMissingASpineIsFlaggedAsMissingLink) {
   model::Fabric f = two_leaf_fabric();
   // bad loses its link to spine2 on both ends.
-  f.switches[0].ports.back().oper = "down";
+  f.switches[0].ports.back().oper = model::LinkState::Down;
   f.switches[0].ports.back().peer_device.clear();
-  f.switches[3].ports.back().oper = "down";
+  f.switches[3].ports.back().oper = model::LinkState::Down;
   f.switches[3].ports.back().peer_device.clear();
   const CheckReport r = check_fabric(f, {});
   const auto missing = with_code(r, "missing-link");

@@ -36,7 +36,7 @@ TEST(LinkSpeed, MissingLanesWithoutRatedSpeed) {
 
 TEST(LinkSpeed, DownNic) {
   model::Fabric fabric = healthy_fleet();
-  nic_at(fabric, 2, 0).operstate = "down";
+  nic_at(fabric, 2, 0).operstate = model::LinkState::Down;
   EXPECT_EQ(with_signal(run_probe("link-speed", fabric), "link-down").size(), 1u);
 }
 

@@ -82,8 +82,8 @@ model::SwitchPort make_port(const std::string& name, double gbps, int mtu, const
   port.name = name;
   port.speed_gbps = gbps;
   port.mtu = mtu;
-  port.oper = "up";
-  port.admin = "up";
+  port.oper = model::LinkState::Up;
+  port.admin = model::LinkState::Up;
   port.peer_device = peer;
   port.peer_port = peer_port;
   port.samples = make_samples(times);
@@ -158,9 +158,9 @@ model::Fabric healthy_fleet(const FleetSpec& spec) {
       nic.speed_gbps = 400.0;
       nic.rated_gbps = 400.0;
       nic.active_width = 4;
-      nic.state = "ACTIVE";
-      nic.phys_state = "LINK_UP";
-      nic.operstate = "up";
+      nic.state = model::RdmaPortState::Active;
+      nic.phys_state = model::PhysState::LinkUp;
+      nic.operstate = model::LinkState::Up;
       nic.link_layer = "Ethernet";
       nic.ipv4 = {fmt::format("10.{}.0.{}/24", 10 + n, h + 1)};
       nic.qos.trust = "dscp";

@@ -158,7 +158,7 @@ TEST(PrometheusSwitchTest, IfMibPfcQueueAndLldpSeriesBecomeTheSwitchModel) {
   const auto& e0 = port_of(*fabric, "leaf1", "Ethernet0");
   EXPECT_EQ(e0.speed_gbps, 400.0);
   EXPECT_EQ(e0.mtu, 9100);
-  EXPECT_EQ(e0.oper, "up");
+  EXPECT_EQ(e0.oper, model::LinkState::Up);
   EXPECT_EQ(e0.peer_device, "gpu01");
   EXPECT_EQ(e0.peer_port, "ens1f0np0");  // the description, for a MAC port ID
   // No rate in the first sample; the octets' rate over the window in the second.
@@ -176,7 +176,7 @@ TEST(PrometheusSwitchTest, IfMibPfcQueueAndLldpSeriesBecomeTheSwitchModel) {
   EXPECT_EQ(value(e0, 1, "queue_drop_packets", 108), 2.0);  // MC8: multicast queues + 100
 
   const auto& e4 = port_of(*fabric, "leaf1", "Ethernet4");
-  EXPECT_EQ(e4.oper, "down");
+  EXPECT_EQ(e4.oper, model::LinkState::Down);
   EXPECT_EQ(value(e4, 1, "tx_bps"), 0.0);
   EXPECT_EQ(value(e4, 1, "tx_util_pct"), 0.0);
 
@@ -207,7 +207,7 @@ TEST(PrometheusSwitchTest, ReadsEnumsExportedAsInfoAndGivesNoRateAcrossAReset) {
   auto fabric = model::load_fabric(*bundle);
   ASSERT_TRUE(fabric.ok());
   const auto& port = port_of(*fabric, "leaf2", "Ethernet8");
-  EXPECT_EQ(port.oper, "down");
+  EXPECT_EQ(port.oper, model::LinkState::Down);
   EXPECT_FALSE(value(port, 1, "tx_bps").has_value());
   EXPECT_EQ(value(port, 1, "tx_packets"), std::nullopt);
 }

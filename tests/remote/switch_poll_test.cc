@@ -191,7 +191,7 @@ TEST_F(SwitchPollTest, SonicAndEapiAnswersLoadAsTheSameSwitchModel) {
   ASSERT_NE(port, nullptr);
   EXPECT_EQ(port->peer_device, "gpu-a001");
   EXPECT_EQ(port->peer_port, "ens1f0np0");
-  EXPECT_EQ(port->oper, "up");
+  EXPECT_EQ(port->oper, model::LinkState::Up);
   ASSERT_TRUE(port->speed_gbps.has_value());
   EXPECT_DOUBLE_EQ(*port->speed_gbps, 400.0);
   ASSERT_EQ(port->samples.size(), 1u);
@@ -200,7 +200,7 @@ TEST_F(SwitchPollTest, SonicAndEapiAnswersLoadAsTheSameSwitchModel) {
   EXPECT_DOUBLE_EQ(port->samples[0].values.at(model::MetricKey{"rx_errors", -1}), 4.0);
   EXPECT_DOUBLE_EQ(port->samples[0].values.at(model::MetricKey{"tx_drops", -1}), 5.0);
   ASSERT_NE(eapi->find_port("Ethernet10"), nullptr);
-  EXPECT_EQ(eapi->find_port("Ethernet10")->admin, "down");
+  EXPECT_EQ(eapi->find_port("Ethernet10")->admin, model::LinkState::Down);
   const auto* sonic_port = sonic->find_port("Ethernet0");
   ASSERT_NE(sonic_port, nullptr);
   EXPECT_EQ(sonic_port->peer_device, "gpu-a001");
