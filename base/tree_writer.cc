@@ -149,11 +149,13 @@ class DirTreeWriter final : public TreeWriter {
   bool m_finished = false;
 };
 
+// Writes to the file `path`, or, given a sink, hands the bytes to it (`path` names it then).
 class TarGzTreeWriter final : public TreeWriter {
  public:
-  TarGzTreeWriter(std::string path, long long mtime)
+  TarGzTreeWriter(std::string path, long long mtime, ByteSink sink = {})
       : m_path(std::move(path)),
         m_mtime(mtime),
+        m_sink(std::move(sink)),
         m_archive(archive_write_new()),
         m_entry(archive_entry_new()) {}
 
@@ -176,8 +178,13 @@ class TarGzTreeWriter final : public TreeWriter {
         "gzip:compression-level=" + std::to_string(compression_level) + ",gzip:!timestamp";
     if (archive_write_add_filter_gzip(m_archive) != ARCHIVE_OK ||
         archive_write_set_format_pax_restricted(m_archive) != ARCHIVE_OK ||
-        archive_write_set_options(m_archive, options.c_str()) < ARCHIVE_WARN ||
-        archive_write_open_filename(m_archive, m_path.c_str()) != ARCHIVE_OK) {
+        archive_write_set_options(m_archive, options.c_str()) < ARCHIVE_WARN) {
+      return archive_failure("cannot open archive for writing");
+    }
+    const int opened = m_sink ? archive_write_open2(m_archive, this, nullptr,
+                                                    &TarGzTreeWriter::on_write, nullptr, nullptr)
+                              : archive_write_open_filename(m_archive, m_path.c_str());
+    if (opened != ARCHIVE_OK) {
       return archive_failure("cannot open archive for writing");
     }
     return {};
@@ -205,12 +212,25 @@ class TarGzTreeWriter final : public TreeWriter {
     if (archive_write_close(m_archive) != ARCHIVE_OK) {
       return archive_failure("cannot finish archive");
     }
-    return {};
+    return m_sink_status;
   }
 
-  std::string describe() const override { return "archive " + m_path; }
+  std::string describe() const override {
+    return (m_sink ? "archive stream " : "archive ") + m_path;
+  }
 
  private:
+  static la_ssize_t on_write(struct archive* /*archive*/, void* self, const void* data,
+                             size_t size) {
+    auto* writer = static_cast<TarGzTreeWriter*>(self);
+    Status status = writer->m_sink(std::string_view(static_cast<const char*>(data), size));
+    if (!status.ok()) {
+      writer->m_sink_status = status;
+      return -1;
+    }
+    return static_cast<la_ssize_t>(size);
+  }
+
   // Directory members first, as tar(1) writes them, so extractors and readers see the tree.
   Status write_parents(const std::string& path) {
     size_t slash = path.find('/');
@@ -238,6 +258,9 @@ class TarGzTreeWriter final : public TreeWriter {
   }
 
   Error archive_failure(const std::string& what) {
+    if (!m_sink_status.ok()) {
+      return m_sink_status.error();  // the sink's own error says more than libarchive's
+    }
     const char* detail = archive_error_string(m_archive);
     return make_error(ErrorCode::Io, what + (detail != nullptr ? ": " + std::string(detail) : ""),
                       m_path);
@@ -245,6 +268,8 @@ class TarGzTreeWriter final : public TreeWriter {
 
   std::string m_path;
   long long m_mtime;
+  ByteSink m_sink;
+  Status m_sink_status;
   struct archive* m_archive;
   struct archive_entry* m_entry;
   std::set<std::string> m_dirs;
@@ -272,6 +297,20 @@ Result<std::unique_ptr<TreeWriter>> open_tar_gz_writer(const std::string& archiv
     return make_error(ErrorCode::InvalidArgument, "compression level must be 1..9", archive_path);
   }
   auto writer = std::make_unique<TarGzTreeWriter>(archive_path, mtime);
+  ND_TRY(writer->open(compression_level));
+  return std::unique_ptr<TreeWriter>(std::move(writer));
+}
+
+Result<std::unique_ptr<TreeWriter>> open_tar_gz_stream_writer(ByteSink sink, std::string name,
+                                                              long long mtime,
+                                                              int compression_level) {
+  if (compression_level < 1 || compression_level > 9) {
+    return make_error(ErrorCode::InvalidArgument, "compression level must be 1..9", name);
+  }
+  if (!sink) {
+    return make_error(ErrorCode::InvalidArgument, "no sink for the archive stream", name);
+  }
+  auto writer = std::make_unique<TarGzTreeWriter>(std::move(name), mtime, std::move(sink));
   ND_TRY(writer->open(compression_level));
   return std::unique_ptr<TreeWriter>(std::move(writer));
 }

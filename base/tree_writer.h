@@ -4,6 +4,7 @@
 // 600k-file bundle costs only the current member).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -38,6 +39,15 @@ Result<std::unique_ptr<TreeWriter>> open_dir_writer(const std::string& root);
 Result<std::unique_ptr<TreeWriter>> open_tar_gz_writer(const std::string& archive_path,
                                                        long long mtime = 0,
                                                        int compression_level = 6);
+
+// Receives an archive's bytes as they are produced; an error stops the writer.
+using ByteSink = std::function<Status(std::string_view bytes)>;
+
+// The same archive written to `sink` instead of a file, never held whole: `collect --out -`
+// streams its capture through ssh/pdsh/srun this way. `name` is for messages.
+Result<std::unique_ptr<TreeWriter>> open_tar_gz_stream_writer(ByteSink sink, std::string name,
+                                                              long long mtime = 0,
+                                                              int compression_level = 6);
 
 // True when the path names a tree writer should produce an archive for (".tar.gz", ".tgz").
 bool is_tar_gz_path(std::string_view path);

@@ -74,12 +74,12 @@ class Output {
         });
         ND_TRY_ASSIGN(
             m_writer,
-            collect::open_tar_gz_stream_writer(
+            open_tar_gz_stream_writer(
                 [this](std::string_view bytes) { return m_base64->write(bytes); }, "stdout"));
       } else {
         ND_TRY_ASSIGN(
             m_writer,
-            collect::open_tar_gz_stream_writer(
+            open_tar_gz_stream_writer(
                 [&context](std::string_view bytes) {
                   context.out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
                   return context.out ? Status{} : make_error(ErrorCode::Io, "cannot write stdout");

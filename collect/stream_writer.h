@@ -1,6 +1,6 @@
-// A .tar.gz written to a byte sink instead of a file: `collect --out -` streams its capture
-// through ssh/pdsh/srun this way, optionally as base64 text for launchers that mangle binary
-// output (pdsh relays output line by line and cuts at NUL bytes).
+// Base64 for a capture streamed through a launcher (`collect --out - --base64`): the archive
+// comes from base's open_tar_gz_stream_writer, and launchers that mangle binary output (pdsh
+// relays output line by line and cuts at NUL bytes) get it as base64 text.
 #pragma once
 
 #include <functional>
@@ -12,13 +12,6 @@
 #include "base/tree_writer.h"
 
 namespace netdoctor::collect {
-
-// Receives the bytes as they are produced; an error stops the writer.
-using ByteSink = std::function<Status(std::string_view bytes)>;
-
-// Same archive form as base's open_tar_gz_writer (pax, fixed mtime), never held whole.
-Result<std::unique_ptr<TreeWriter>> open_tar_gz_stream_writer(ByteSink sink, std::string name,
-                                                              long long mtime = 0);
 
 // Wraps `sink` so that bytes reach it as base64 lines of 76 characters; call finish() last.
 class Base64Sink {
