@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "base/strings.h"
+#include "model/entity_names.h"
 
 namespace netdoctor::engine {
 
@@ -10,21 +10,19 @@ namespace {
 constexpr double k_blame_tolerance = 1e-9;
 }  // namespace
 
-std::string entity_kind(const std::string& entity) {
-  auto colon = entity.find(':');
-  return colon == std::string::npos ? std::string() : entity.substr(0, colon);
-}
-
 int specificity_rank(const std::string& entity) {
-  if (starts_with(entity, "nic:") || starts_with(entity, "netdev:") ||
-      starts_with(entity, "port:") || starts_with(entity, "link:")) {
-    return 0;
-  }
-  if (starts_with(entity, "host:")) {
-    return 1;
-  }
-  if (starts_with(entity, "switch:")) {
-    return 2;
+  switch (model::entity_kind(entity)) {
+    case model::EntityKind::Nic:
+    case model::EntityKind::Netdev:
+    case model::EntityKind::Port:
+    case model::EntityKind::Link:
+      return 0;
+    case model::EntityKind::Host:
+      return 1;
+    case model::EntityKind::Switch:
+      return 2;
+    case model::EntityKind::Unknown:
+      break;
   }
   return 3;
 }
@@ -44,7 +42,7 @@ std::vector<NamedEntity> rank_entities(const CauseScore& score, const EvidenceBo
         // switch fully: the entity the evidence has in common is the likelier culprit.
         auto same_kind = static_cast<double>(
             std::count_if(entities.begin(), entities.end(), [&entity](const std::string& other) {
-              return entity_kind(other) == entity_kind(entity);
+              return model::entity_kind(other) == model::entity_kind(entity);
             }));
         double share = weight / same_kind;
         auto it = std::find_if(named.begin(), named.end(),

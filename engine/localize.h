@@ -18,7 +18,6 @@ inline constexpr std::size_t k_max_entities = 6;
 
 // 0 nic, netdev, port, link; 1 host; 2 switch; 3 anything else.
 int specificity_rank(const std::string& entity);
-std::string entity_kind(const std::string& entity);  // "nic", "port", ...
 
 struct NamedEntity {
   std::string name;

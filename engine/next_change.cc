@@ -2,27 +2,11 @@
 
 #include <fmt/format.h>
 
-#include "base/strings.h"
+#include "model/entity_names.h"
 
 namespace netdoctor::engine {
 
 namespace {
-
-// "nic:host/dev" -> {"host", "dev"}; "host:h" -> {"h", ""}.
-std::pair<std::string, std::string> split_entity(const std::string& entity) {
-  auto colon = entity.find(':');
-  std::string rest = colon == std::string::npos ? entity : entity.substr(colon + 1);
-  auto slash = rest.find('/');
-  if (slash == std::string::npos) {
-    return {rest, ""};
-  }
-  return {rest.substr(0, slash), rest.substr(slash + 1)};
-}
-
-std::string kind_of(const std::string& entity) {
-  auto colon = entity.find(':');
-  return colon == std::string::npos ? "" : entity.substr(0, colon);
-}
 
 std::string format_number(double value) {
   return fmt::format("{:g}", value);
@@ -50,13 +34,16 @@ void set_if_empty(Placeholders& values, const std::string& key, const std::strin
 
 void fill_from_entity(Placeholders& values, const std::string& entity,
                       const model::Fabric& fabric) {
-  const std::string kind = kind_of(entity);
-  auto [first, second] = split_entity(entity);
-  if (kind == "nic" || kind == "netdev") {
+  using model::EntityKind;
+  const model::EntityParts parts = model::parse_entity(entity);
+  const std::string& first = parts.owner;
+  const std::string& second = parts.part;
+  if (parts.kind == EntityKind::Nic || parts.kind == EntityKind::Netdev) {
     set_if_empty(values, "host", first);
+    const bool is_nic = parts.kind == EntityKind::Nic;
     const model::Nic* nic =
-        kind == "nic" ? find_nic(fabric, first, second, "") : find_nic(fabric, first, "", second);
-    if (kind == "nic") {
+        is_nic ? find_nic(fabric, first, second, "") : find_nic(fabric, first, "", second);
+    if (is_nic) {
       set_if_empty(values, "device", second);
       set_if_empty(values, "nic", entity);
     } else {
@@ -69,12 +56,12 @@ void fill_from_entity(Placeholders& values, const std::string& entity,
       set_if_empty(values, "switch", nic->switch_name);
       set_if_empty(values, "port", nic->switch_port);
     }
-  } else if (kind == "port") {
+  } else if (parts.kind == EntityKind::Port) {
     set_if_empty(values, "switch", first);
     set_if_empty(values, "port", second);
-  } else if (kind == "host") {
+  } else if (parts.kind == EntityKind::Host) {
     set_if_empty(values, "host", first);
-  } else if (kind == "switch") {
+  } else if (parts.kind == EntityKind::Switch) {
     set_if_empty(values, "switch", first);
   }
 }

@@ -9,6 +9,7 @@
 #include "engine/localize.h"
 #include "engine/next_change.h"
 #include "engine/verdict.h"
+#include "model/entity_names.h"
 
 namespace netdoctor::engine {
 
@@ -135,7 +136,7 @@ ReportedCauses report_causes(const std::vector<CauseScore>& scores, const Eviden
       // Links are named through their ends; they alone never make a cause the same fault.
       std::vector<std::string> places;
       for (const auto& culprit : rank_entities(score, book)) {
-        if (culprit.name.rfind("link:", 0) != 0) {
+        if (model::entity_kind(culprit.name) != model::EntityKind::Link) {
           places.push_back(owner_of(culprit.name, owners));
         }
       }

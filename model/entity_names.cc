@@ -43,4 +43,33 @@ std::string link_entity_keeping_kinds(const std::string& end_a, const std::strin
   return "link:" + first + "~" + second;
 }
 
+EntityKind entity_kind(std::string_view name) {
+  static constexpr std::pair<std::string_view, EntityKind> k_kinds[] = {
+      {"host:", EntityKind::Host}, {"switch:", EntityKind::Switch},
+      {"nic:", EntityKind::Nic},   {"netdev:", EntityKind::Netdev},
+      {"port:", EntityKind::Port}, {"link:", EntityKind::Link}};
+  for (const auto& [prefix, kind] : k_kinds) {
+    if (name.substr(0, prefix.size()) == prefix) {
+      return kind;
+    }
+  }
+  return EntityKind::Unknown;
+}
+
+EntityParts parse_entity(std::string_view name) {
+  EntityParts parts;
+  parts.kind = entity_kind(name);
+  if (parts.kind == EntityKind::Unknown) {
+    return parts;
+  }
+  const std::string_view rest = name.substr(name.find(':') + 1);
+  const char between = parts.kind == EntityKind::Link ? '~' : '/';
+  const auto at = rest.find(between);
+  parts.owner = std::string(rest.substr(0, at));
+  if (at != std::string_view::npos) {
+    parts.part = std::string(rest.substr(at + 1));
+  }
+  return parts;
+}
+
 }  // namespace netdoctor::model

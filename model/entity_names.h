@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace netdoctor::model {
 
@@ -22,5 +23,16 @@ std::string link_entity(const std::string& end_a, const std::string& end_b);
 // links have always printed. Not the spec's form (link_entity); kept so their output does not
 // change until they are moved over on purpose.
 std::string link_entity_keeping_kinds(const std::string& end_a, const std::string& end_b);
+
+// Reading a name back: its kind, and its two parts ("nic:h/d" -> h, d; "host:h" -> h, "";
+// "link:a~b" -> a, b, the ends as written). Unknown for a name without a known kind.
+enum class EntityKind { Unknown, Host, Switch, Nic, Netdev, Port, Link };
+struct EntityParts {
+  EntityKind kind = EntityKind::Unknown;
+  std::string owner;  // the host or switch; a link's first end
+  std::string part;   // the device, netdev or port; a link's second end
+};
+EntityParts parse_entity(std::string_view name);
+EntityKind entity_kind(std::string_view name);
 
 }  // namespace netdoctor::model

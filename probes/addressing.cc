@@ -127,7 +127,7 @@ void judge_duplicates(const Survey& fleet, Judgement& judgement) {
     std::vector<std::string> entities;
     std::string where;
     for (const auto& owner : owners) {
-      append_unique(entities, "netdev:" + owner.host->name + "/" + owner.ifname);
+      append_unique(entities, model::netdev_entity(owner.host->name, owner.ifname));
       where += (where.empty() ? "" : ", ") + owner.host->name + "/" + owner.ifname;
     }
     for (const auto& owner : owners) {

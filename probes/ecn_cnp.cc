@@ -87,7 +87,7 @@ void find_inactive(const Survey& fleet, const std::string& name, const Group& gr
   const NicSurvey& activity = fleet.activity;
   std::vector<std::string> entities;
   if (!name.empty()) {
-    entities.push_back("switch:" + name);
+    entities.push_back(model::switch_entity(name));
   }
   for (const model::Nic* nic : group.nics) {
     entities.push_back(nic->nic_entity());

@@ -45,7 +45,7 @@ bool judge_fleet_pausing(const Survey& fleet, Judgement& judgement) {
   std::sort(ranked.rbegin(), ranked.rend());
   std::vector<std::string> entities;
   for (const auto& [n, name] : ranked) {
-    entities.push_back("switch:" + name);
+    entities.push_back(model::switch_entity(name));
   }
   judgement.find("pfc-pause-widespread", entities, saturating(fraction, widespread),
                  fmt::format("{} of {} NICs and switch ports receive or send at least {} pause "
@@ -65,7 +65,7 @@ bool judge_congested_nics(const Survey& fleet, const Origins& origins, Judgement
   std::vector<std::string> entities;
   for (const std::string& name : origins.congested_switches) {
     if (!name.empty()) {
-      entities.push_back("switch:" + name);
+      entities.push_back(model::switch_entity(name));
     }
   }
   double max_nic = 0.0;
@@ -96,7 +96,7 @@ bool judge_congested_switches(const Survey& fleet, const Origins& origins, Judge
   double max_port = 0.0;
   for (const PortPause* p : origins.between_switches) {
     append_unique(entities, p->sw->entity());
-    append_unique(entities, "switch:" + p->port->peer_device);
+    append_unique(entities, model::switch_entity(p->port->peer_device));
     max_port = std::max(max_port, p->rx.value);
   }
   judgement.find(

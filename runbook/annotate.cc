@@ -6,6 +6,7 @@
 #include <map>
 
 #include "base/strings.h"
+#include "model/entity_names.h"
 
 namespace netdoctor::runbook {
 
@@ -25,40 +26,45 @@ void take(Names& names, const std::string& placeholder, const std::string& value
 
 // "nic:gpu-a001/mlx5_0" and friends (bundle.md), most specific first: the first wins.
 void read_entity(Names& names, const std::string& entity) {
-  const auto colon = entity.find(':');
-  if (colon == std::string::npos) {
-    return;
-  }
-  const std::string kind = entity.substr(0, colon);
-  const std::string rest = entity.substr(colon + 1);
-  if (kind == "link") {
-    for (auto part : split(rest, '~')) {
-      std::string end(part);
+  using model::EntityKind;
+  const model::EntityParts parts = model::parse_entity(entity);
+  const auto set_switch = [&names](const std::string& name) {
+    if (names.switch_name.empty()) {
+      names.switch_name = name;
+    }
+  };
+  switch (parts.kind) {
+    case EntityKind::Link:
       // A link end is a netdev ("host/if") or a port ("switch/port") name without its kind.
-      read_entity(names, (end.find("Ethernet") != std::string::npos ? "port:" : "netdev:") + end);
-    }
-    return;
-  }
-  const auto slash = rest.find('/');
-  const std::string owner = rest.substr(0, slash);
-  const std::string name = slash == std::string::npos ? std::string() : rest.substr(slash + 1);
-  if (kind == "host") {
-    take(names, "<host>", owner);
-  } else if (kind == "switch") {
-    if (names.switch_name.empty()) {
-      names.switch_name = owner;
-    }
-  } else if (kind == "nic") {
-    take(names, "<host>", owner);
-    take(names, "<rdma-dev>", name);
-  } else if (kind == "netdev") {
-    take(names, "<host>", owner);
-    take(names, "<netdev>", name);
-  } else if (kind == "port") {
-    if (names.switch_name.empty()) {
-      names.switch_name = owner;
-    }
-    take(names, "<port>", name);
+      for (const std::string& end : {parts.owner, parts.part}) {
+        const auto slash = end.find('/');
+        const std::string machine = end.substr(0, slash);
+        const std::string port = slash == std::string::npos ? std::string() : end.substr(slash + 1);
+        read_entity(names, end.find("Ethernet") != std::string::npos
+                               ? model::port_entity(machine, port)
+                               : model::netdev_entity(machine, port));
+      }
+      break;
+    case EntityKind::Host:
+      take(names, "<host>", parts.owner);
+      break;
+    case EntityKind::Switch:
+      set_switch(parts.owner);
+      break;
+    case EntityKind::Nic:
+      take(names, "<host>", parts.owner);
+      take(names, "<rdma-dev>", parts.part);
+      break;
+    case EntityKind::Netdev:
+      take(names, "<host>", parts.owner);
+      take(names, "<netdev>", parts.part);
+      break;
+    case EntityKind::Port:
+      set_switch(parts.owner);
+      take(names, "<port>", parts.part);
+      break;
+    case EntityKind::Unknown:
+      break;
   }
 }
 

@@ -47,3 +47,28 @@ TEST(EntityNames, TheModelNamesItsEntitiesThroughThem) {
 
 }  // namespace
 }  // namespace netdoctor::model
+
+namespace netdoctor::model {
+namespace {
+
+TEST(EntityNames, ReadBackIntoKindAndParts) {
+  const EntityParts nic = parse_entity(nic_entity("gpu-a001", "mlx5_0"));
+  EXPECT_EQ(nic.kind, EntityKind::Nic);
+  EXPECT_EQ(nic.owner, "gpu-a001");
+  EXPECT_EQ(nic.part, "mlx5_0");
+  const EntityParts host = parse_entity(host_entity("gpu-a001"));
+  EXPECT_EQ(host.kind, EntityKind::Host);
+  EXPECT_EQ(host.owner, "gpu-a001");
+  EXPECT_TRUE(host.part.empty());
+  const EntityParts link = parse_entity(link_entity("port:leaf1/Ethernet0", "netdev:h/eth0"));
+  EXPECT_EQ(link.kind, EntityKind::Link);
+  EXPECT_EQ(link.owner, "h/eth0");
+  EXPECT_EQ(link.part, "leaf1/Ethernet0");
+  EXPECT_EQ(entity_kind(port_entity("leaf1", "Ethernet0")), EntityKind::Port);
+  EXPECT_EQ(entity_kind(switch_entity("leaf1")), EntityKind::Switch);
+  EXPECT_EQ(entity_kind("gpu-a001/mlx5_0"), EntityKind::Unknown);
+  EXPECT_EQ(parse_entity("cable:x").kind, EntityKind::Unknown);
+}
+
+}  // namespace
+}  // namespace netdoctor::model
