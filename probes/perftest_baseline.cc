@@ -32,11 +32,11 @@ struct Survey {
 std::vector<std::string> run_entities(const model::PerftestResult& run) {
   std::vector<std::string> entities;
   if (!run.device.empty()) {
-    entities.push_back("nic:" + run.client + "/" + run.device);
+    entities.push_back(model::nic_entity(run.client, run.device));
   }
-  entities.push_back("host:" + run.client);
+  entities.push_back(model::host_entity(run.client));
   if (!run.server.empty()) {
-    append_unique(entities, "host:" + run.server);
+    append_unique(entities, model::host_entity(run.server));
   }
   return entities;
 }
