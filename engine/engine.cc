@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
+#include <map>
 
 #include "engine/evidence.h"
 #include "engine/planner.h"
@@ -77,6 +79,74 @@ std::string describe_problem(const model::Problem& problem) {
   return where + source + problem.error.describe();
 }
 
+// What the playbook's plan yields: the evidence, and how many probes ran or had no data.
+struct PlanOutcome {
+  EvidenceBook book;
+  std::size_t ran = 0;
+  std::size_t without_data = 0;
+};
+
+// Runs the plan, cheapest and most telling first, until the stop rule says the rest cannot
+// change the answer; every probe run or skipped is recorded in the diagnosis as it happens.
+PlanOutcome run_plan(const kb::Playbook& playbook, const model::Fabric& fabric,
+                     const kb::Catalog& catalog, const probes::ProbeRegistry& registry,
+                     const DiagnoseOptions& options, const std::map<std::string, double>& priors,
+                     Diagnosis& diagnosis) {
+  PlanOutcome outcome;
+  std::vector<PlannedProbe> plan = make_plan(playbook, registry);
+  const probes::ProbeContext context{fabric, options.probe_options};
+  while (true) {
+    auto scores = score_causes(outcome.book, catalog, priors);
+    NextStep step = choose_next(plan, scores, playbook.stop);
+    for (const auto& skip : step.skips) {
+      plan[skip.index].done = true;
+      diagnosis.probes.push_back({plan[skip.index].probe->id(), "skipped", skip.reason, 0.0});
+    }
+    if (!step.run) {
+      break;
+    }
+    PlannedProbe& entry = plan[*step.run];
+    entry.done = true;
+    probes::ProbeResult result = run_probe(*entry.probe, context);
+    diagnosis.probes.push_back(
+        {entry.probe->id(), probes::to_string(result.status), result.reason, result.duration_ms});
+    if (result.status == probes::ProbeStatus::Ran) {
+      ++outcome.ran;
+      if (!result.reason.empty()) {
+        diagnosis.data_problems.push_back(fmt::format("{}: {}", result.probe_id, result.reason));
+      }
+    } else {
+      ++outcome.without_data;
+    }
+    for (const auto& item : result.checked) {
+      diagnosis.ruled_out.push_back(fmt::format("{}: {}", result.probe_id, item));
+    }
+    outcome.book.add(result);
+    if (options.explain) {
+      record_moves(score_causes(outcome.book, catalog, priors), result.probe_id, outcome.book,
+                   diagnosis.explain);
+    }
+  }
+  return outcome;
+}
+
+// Each cause the evidence ruled out, with the clearing signal that did it.
+void note_ruled_out(const std::vector<CauseScore>& scores, Diagnosis& diagnosis) {
+  for (const auto& score : scores) {
+    if (!ruled_out(score)) {
+      continue;
+    }
+    std::string clearing;
+    for (const auto& contribution : score.contributions) {
+      if (contribution.delta < 0.0) {
+        clearing = contribution.rule->probe + " " + contribution.rule->signal;
+        break;
+      }
+    }
+    diagnosis.ruled_out.push_back(fmt::format("{}: ruled out ({})", score.cause->id, clearing));
+  }
+}
+
 }  // namespace
 
 Diagnosis diagnose(const model::Fabric& fabric, const kb::Catalog& catalog,
@@ -98,59 +168,12 @@ Diagnosis diagnose(const model::Fabric& fabric, const kb::Catalog& catalog,
   }
 
   const auto priors = priors_for(catalog, *playbook);
-  std::vector<PlannedProbe> plan = make_plan(*playbook, registry);
-  EvidenceBook book;
-  const probes::ProbeContext context{fabric, options.probe_options};
-  std::size_t ran = 0;
-  std::size_t without_data = 0;
-
-  while (true) {
-    auto scores = score_causes(book, catalog, priors);
-    NextStep step = choose_next(plan, scores, playbook->stop);
-    for (const auto& skip : step.skips) {
-      plan[skip.index].done = true;
-      diagnosis.probes.push_back({plan[skip.index].probe->id(), "skipped", skip.reason, 0.0});
-    }
-    if (!step.run) {
-      break;
-    }
-    PlannedProbe& entry = plan[*step.run];
-    entry.done = true;
-    probes::ProbeResult result = run_probe(*entry.probe, context);
-    diagnosis.probes.push_back(
-        {entry.probe->id(), probes::to_string(result.status), result.reason, result.duration_ms});
-    if (result.status == probes::ProbeStatus::Ran) {
-      ++ran;
-      if (!result.reason.empty()) {
-        diagnosis.data_problems.push_back(fmt::format("{}: {}", result.probe_id, result.reason));
-      }
-    } else {
-      ++without_data;
-    }
-    for (const auto& item : result.checked) {
-      diagnosis.ruled_out.push_back(fmt::format("{}: {}", result.probe_id, item));
-    }
-    book.add(result);
-    if (options.explain) {
-      record_moves(score_causes(book, catalog, priors), result.probe_id, book, diagnosis.explain);
-    }
-  }
-
-  const auto scores = score_causes(book, catalog, priors);
-  for (const auto& score : scores) {
-    if (ruled_out(score)) {
-      std::string clearing;
-      for (const auto& contribution : score.contributions) {
-        if (contribution.delta < 0.0) {
-          clearing = contribution.rule->probe + " " + contribution.rule->signal;
-          break;
-        }
-      }
-      diagnosis.ruled_out.push_back(fmt::format("{}: ruled out ({})", score.cause->id, clearing));
-    }
-  }
+  const PlanOutcome outcome =
+      run_plan(*playbook, fabric, catalog, registry, options, priors, diagnosis);
+  const auto scores = score_causes(outcome.book, catalog, priors);
+  note_ruled_out(scores, diagnosis);
   ReportedCauses reported =
-      report_causes(scores, book, fabric, options.probe_options.roce_priority);
+      report_causes(scores, outcome.book, fabric, options.probe_options.roce_priority);
   for (auto& note : reported.explained_away) {
     diagnosis.ruled_out.push_back(std::move(note));
   }
@@ -158,14 +181,11 @@ Diagnosis diagnose(const model::Fabric& fabric, const kb::Catalog& catalog,
   VerdictInputs inputs;
   inputs.any_reported = !reported.causes.empty();
   inputs.top_score = reported.top_score;
-  inputs.probes_ran = ran;
-  inputs.probes_without_data = without_data;
-  for (const auto& observed : book.findings()) {
-    if (is_clearing(catalog, observed)) {
-      inputs.clearing_seen = true;
-      break;
-    }
-  }
+  inputs.probes_ran = outcome.ran;
+  inputs.probes_without_data = outcome.without_data;
+  inputs.clearing_seen = std::any_of(
+      outcome.book.findings().begin(), outcome.book.findings().end(),
+      [&catalog](const ObservedFinding& observed) { return is_clearing(catalog, observed); });
   diagnosis.verdict = decide_verdict(inputs);
   if (diagnosis.verdict != Verdict::Healthy) {
     diagnosis.causes = std::move(reported.causes);

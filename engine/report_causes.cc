@@ -105,6 +105,66 @@ std::string owner_of(const std::string& entity, const std::map<std::string, std:
   return it == owners.end() ? entity : it->second;
 }
 
+// Independent means its own evidence on other entities: a weaker cause blaming only culprits
+// already named (the storm origin's own rx discards) is the same fault.
+bool blames_only_named(const CauseScore& score, const std::vector<const CauseScore*>& reported,
+                       const EvidenceBook& book, const std::map<std::string, std::string>& owners) {
+  std::set<std::string> named;
+  for (const CauseScore* other : reported) {
+    for (const auto& theirs : rank_entities(*other, book)) {  // all, not the top few
+      named.insert(theirs.name);
+      named.insert(owner_of(theirs.name, owners));
+    }
+  }
+  // Links are named through their ends; they alone never make a cause the same fault.
+  std::vector<std::string> places;
+  for (const auto& culprit : rank_entities(score, book)) {
+    if (model::entity_kind(culprit.name) != model::EntityKind::Link) {
+      places.push_back(owner_of(culprit.name, owners));
+    }
+  }
+  return !places.empty() && std::all_of(places.begin(), places.end(), [&named](const auto& place) {
+    return named.count(place) > 0;
+  });
+}
+
+// The score confidence is measured against: the strongest other reported cause, or, for a
+// cause reported alone, the strongest unreported competitor (it still takes some confidence).
+double rival_score(const std::vector<CauseScore>& scores,
+                   const std::vector<const CauseScore*>& reported,
+                   const std::vector<double>& reported_scores, std::size_t i) {
+  double rival = 0.0;
+  for (std::size_t j = 0; j < reported.size(); ++j) {
+    if (j != i) {
+      rival = std::max(rival, reported_scores[j]);
+    }
+  }
+  if (reported.size() == 1) {
+    for (const auto& other : scores) {
+      if (&other != reported[i]) {
+        rival = std::max(rival, other.score());
+      }
+    }
+  }
+  return rival;
+}
+
+RankedCause ranked_cause(const CauseScore& score, double confidence_value, const EvidenceBook& book,
+                         const model::Fabric& fabric, int roce_priority) {
+  RankedCause cause;
+  cause.id = score.cause->id;
+  cause.title = score.cause->title;
+  cause.confidence = confidence_value;
+  cause.entities = localize(score, book);
+  cause.evidence = evidence_for(score, book);
+  Placeholders values = placeholders_for(cause.entities, cause.evidence, fabric, roce_priority);
+  for (const auto& step : score.cause->remediation) {
+    cause.remediation.push_back(fill_template(step, values));
+  }
+  cause.next_change = make_next_change(score.cause->next_change, values);
+  return cause;
+}
+
 }  // namespace
 
 ReportedCauses report_causes(const std::vector<CauseScore>& scores, const EvidenceBook& book,
@@ -123,64 +183,18 @@ ReportedCauses report_causes(const std::vector<CauseScore>& scores, const Eviden
                                                score.cause->id, reported.front()->cause->id));
       continue;
     }
-    // Independent means its own evidence on other entities: a weaker cause blaming only
-    // culprits already named (the storm origin's own rx discards) is the same fault.
-    if (!reported.empty()) {
-      std::set<std::string> named;
-      for (const CauseScore* other : reported) {
-        for (const auto& theirs : rank_entities(*other, book)) {  // all, not the top few
-          named.insert(theirs.name);
-          named.insert(owner_of(theirs.name, owners));
-        }
-      }
-      // Links are named through their ends; they alone never make a cause the same fault.
-      std::vector<std::string> places;
-      for (const auto& culprit : rank_entities(score, book)) {
-        if (model::entity_kind(culprit.name) != model::EntityKind::Link) {
-          places.push_back(owner_of(culprit.name, owners));
-        }
-      }
-      const bool same_culprits =
-          !places.empty() && std::all_of(places.begin(), places.end(), [&named](const auto& place) {
-            return named.count(place) > 0;
-          });
-      if (same_culprits) {
-        out.explained_away.push_back(fmt::format("{}: same culprit as {}, not an independent cause",
-                                                 score.cause->id, reported.front()->cause->id));
-        continue;
-      }
+    if (!reported.empty() && blames_only_named(score, reported, book, owners)) {
+      out.explained_away.push_back(fmt::format("{}: same culprit as {}, not an independent cause",
+                                               score.cause->id, reported.front()->cause->id));
+      continue;
     }
     reported.push_back(&score);
     reported_scores.push_back(reported.size() == 1 ? score.score() : own);
   }
   for (std::size_t i = 0; i < reported.size(); ++i) {
-    const CauseScore& score = *reported[i];
-    double rival = 0.0;
-    for (std::size_t j = 0; j < reported.size(); ++j) {
-      if (j != i) {
-        rival = std::max(rival, reported_scores[j]);
-      }
-    }
-    if (reported.size() == 1) {
-      // Alone: the strongest unreported competitor still takes some confidence.
-      for (const auto& other : scores) {
-        if (&other != &score) {
-          rival = std::max(rival, other.score());
-        }
-      }
-    }
-    RankedCause cause;
-    cause.id = score.cause->id;
-    cause.title = score.cause->title;
-    cause.confidence = confidence(reported_scores[i], rival);
-    cause.entities = localize(score, book);
-    cause.evidence = evidence_for(score, book);
-    Placeholders values = placeholders_for(cause.entities, cause.evidence, fabric, roce_priority);
-    for (const auto& step : score.cause->remediation) {
-      cause.remediation.push_back(fill_template(step, values));
-    }
-    cause.next_change = make_next_change(score.cause->next_change, values);
-    out.causes.push_back(std::move(cause));
+    const double rival = rival_score(scores, reported, reported_scores, i);
+    out.causes.push_back(ranked_cause(*reported[i], confidence(reported_scores[i], rival), book,
+                                      fabric, roce_priority));
   }
   if (!reported.empty()) {
     out.top_score = reported.front()->score();
