@@ -67,7 +67,7 @@ std::string format_value(const kb::Threshold& threshold, double value) {
 
 const SignalReading* ProbeManual::reading(std::string_view signal) const {
   for (const auto& entry : readings) {
-    if (entry.signal == signal) {
+    if (entry.id == signal) {
       return &entry;
     }
   }
@@ -126,9 +126,7 @@ Result<ProbeManual> manual_of(const kb::ProbeEntry& entry) {
     ND_TRY_ASSIGN(ManualCommand checked, command_of(command, entry.file));
     manual.commands.push_back(std::move(checked));
   }
-  for (const auto& signal : entry.signals) {
-    manual.readings.push_back({signal.id, signal.look_for, signal.command, signal.line});
-  }
+  manual.readings = entry.signals;
   return manual;
 }
 

@@ -24,12 +24,9 @@ struct ManualCommand {
   int line = 0;
 };
 
-struct SignalReading {
-  std::string signal;
-  std::string look_for;     // what in the output means this signal
-  std::size_t command = 0;  // index into the manual's commands of the one that shows it
-  int line = 0;
-};
+// What a person looks for to see a signal, and which command shows it: the kb entry's own
+// description of the signal (look_for, command), read as it is.
+using SignalReading = kb::SignalEntry;
 
 struct ProbeManual {
   std::string probe;
