@@ -38,7 +38,7 @@ Error make_error(ErrorCode code, std::string message, std::string context = {});
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : m_state(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(T value) : m_state(std::move(value)) {}      // NOLINT(google-explicit-constructor)
   Result(Error error) : m_state(std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return std::holds_alternative<T>(m_state); }
@@ -94,19 +94,19 @@ class [[nodiscard]] Status {
 }  // namespace netdoctor
 
 // The only control-flow macros: propagate an error to the caller.
-#define ND_TRY(expr)                          \
-  do {                                        \
-    auto nd_try_status_ = (expr);             \
-    if (!nd_try_status_.ok()) {               \
-      return nd_try_status_.error();          \
-    }                                         \
+#define ND_TRY(expr)                 \
+  do {                               \
+    auto nd_try_status_ = (expr);    \
+    if (!nd_try_status_.ok()) {      \
+      return nd_try_status_.error(); \
+    }                                \
   } while (false)
 
 #define ND_CONCAT_INNER(a, b) a##b
 #define ND_CONCAT(a, b) ND_CONCAT_INNER(a, b)
-#define ND_TRY_ASSIGN(lhs, expr)                                   \
-  auto ND_CONCAT(nd_try_result_, __LINE__) = (expr);               \
-  if (!ND_CONCAT(nd_try_result_, __LINE__).ok()) {                 \
-    return ND_CONCAT(nd_try_result_, __LINE__).error();            \
-  }                                                                \
+#define ND_TRY_ASSIGN(lhs, expr)                        \
+  auto ND_CONCAT(nd_try_result_, __LINE__) = (expr);    \
+  if (!ND_CONCAT(nd_try_result_, __LINE__).ok()) {      \
+    return ND_CONCAT(nd_try_result_, __LINE__).error(); \
+  }                                                     \
   lhs = std::move(ND_CONCAT(nd_try_result_, __LINE__)).value()

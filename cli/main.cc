@@ -3,4 +3,6 @@
 
 #include "cli/command.h"
 
-int main(int argc, char** argv) { return netdoctor::cli::run_cli(argc, argv, std::cout, std::cerr); }
+int main(int argc, char** argv) {
+  return netdoctor::cli::run_cli(argc, argv, std::cout, std::cerr);
+}

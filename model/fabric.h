@@ -68,7 +68,7 @@ struct Nic {
   RdmaPortState state = RdmaPortState::Unknown;  // the RDMA port's logical state
   PhysState phys_state = PhysState::Unknown;
   LinkState operstate = LinkState::Unknown;  // the netdev's
-  std::string link_layer;            // "Ethernet" (RoCE) or "InfiniBand"
+  std::string link_layer;                    // "Ethernet" (RoCE) or "InfiniBand"
   std::string mac;
   std::vector<std::string> ipv4;  // CIDR, "10.10.0.15/24"
   QosConfig qos;
