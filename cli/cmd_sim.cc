@@ -22,6 +22,7 @@ struct SimOptions {
   std::size_t hosts_per_leaf = 0;
   std::string oversubscription = "1:1";
   std::string vendors = "mlx5";
+  std::string qos_tool = "auto";
   std::size_t samples = 2;
   double interval = 30.0;
   std::vector<std::string> faults;
@@ -96,6 +97,12 @@ void run_sim(const SimOptions& options, Context& context) {
     return;
   }
   config.vendors = vendors.value();
+  auto qos_tool = sim::parse_qos_tool(options.qos_tool);
+  if (!qos_tool.ok()) {
+    fail(context, ExitCode::Usage, qos_tool.error().describe());
+    return;
+  }
+  config.qos_tool = qos_tool.value();
   for (const std::string& fault : options.faults) {
     config.faults.push_back(sim::parse_fault_request(fault));
   }
@@ -158,6 +165,9 @@ void add_sim_command(CLI::App& app, Context& context) {
                   "Leaf downlink:uplink capacity, e.g. 1:1 (default) or 1:3");
   sub->add_option("--vendors", options->vendors,
                   "NIC vendors, assigned to hosts in turn: mlx5, bnxt (default mlx5)");
+  sub->add_option("--qos-tool", options->qos_tool,
+                  "QoS config captured: auto (mlnx_qos on mlx5, dcb elsewhere), mlnx_qos, dcb, "
+                  "none (counters only)");
   sub->add_option("--samples", options->samples, "Samples per machine (default 2)");
   sub->add_option("--interval", options->interval, "Seconds between samples (default 30)");
   sub->add_option("--fault", options->faults,

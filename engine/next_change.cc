@@ -55,6 +55,7 @@ void fill_from_entity(Placeholders& values, const std::string& entity,
       set_if_empty(values, "nic", nic->nic_entity());
       set_if_empty(values, "switch", nic->switch_name);
       set_if_empty(values, "port", nic->switch_port);
+      set_if_empty(values, "qos_tool", nic->qos_tool());
     }
   } else if (parts.kind == EntityKind::Port) {
     set_if_empty(values, "switch", first);
@@ -73,6 +74,12 @@ Placeholders placeholders_for(const std::vector<std::string>& entities,
                               const model::Fabric& fabric, int roce_priority) {
   Placeholders values;
   values["roce_priority"] = std::to_string(roce_priority);
+  // mlnx_qos --pfc takes the whole table: 1 on the RoCE priority only.
+  std::string pfc_list;
+  for (int p = 0; p < 8; ++p) {
+    pfc_list += std::string(p == 0 ? "" : ",") + (p == roce_priority ? "1" : "0");
+  }
+  values["pfc_list"] = pfc_list;
   if (!entities.empty()) {
     values["entity"] = entities.front();
   }

@@ -158,10 +158,14 @@ RankedCause ranked_cause(const CauseScore& score, double confidence_value, const
   cause.entities = localize(score, book);
   cause.evidence = evidence_for(score, book);
   Placeholders values = placeholders_for(cause.entities, cause.evidence, fabric, roce_priority);
-  for (const auto& step : score.cause->remediation) {
+  // Advice in the culprit NIC's own QoS tool, where the cause has some.
+  const auto tool = score.cause->by_qos_tool.find(values["qos_tool"]);
+  const bool by_tool = tool != score.cause->by_qos_tool.end();
+  for (const auto& step : by_tool ? tool->second.remediation : score.cause->remediation) {
     cause.remediation.push_back(fill_template(step, values));
   }
-  cause.next_change = make_next_change(score.cause->next_change, values);
+  cause.next_change =
+      make_next_change(by_tool ? tool->second.next_change : score.cause->next_change, values);
   return cause;
 }
 

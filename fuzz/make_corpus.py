@@ -29,6 +29,7 @@ PARSER_SEEDS = {
     "ibv-devinfo": ["reference/ibv/*", "sample/sos_commands/*/ibv_devinfo_-v"],
     "rdma-link": ["reference/iplink/ibdev2netdev*", "reference/sysfs/rdma_*", "sample/sos_commands/*/rdma_link_show"],
     "mlnx-qos": ["reference/qos/*", "sample/sos_commands/*/mlnx_qos_*"],
+    "dcb": ["repo/tests/parsers/data/dcb_*"],
     "chronyc-tracking": ["reference/clock/*", "reference/local/chronyc*", "sample/sos_commands/*/chronyc_tracking"],
     "lldpcli-json": ["reference/lldp/*", "sample/sos_commands/*/lldpcli_*"],
     "perftest": ["reference/perftest/*", "perftest/*/*"],
@@ -72,6 +73,8 @@ def parser_seeds(scenarios):
             where, rest = pattern.split("/", 1)
             if where == "reference":
                 bases = [os.path.join(SHARED, "reference")]
+            elif where == "repo":
+                bases = [ROOT]
             else:
                 bases = []
                 for sc in scenarios[:4]:  # the generator writes one format per kind

@@ -27,13 +27,14 @@ std::string file_stem(const std::string& file) {
   return dot == std::string::npos ? name : name.substr(0, dot);
 }
 
-Result<NextChangeTemplate> parse_next_change(const toml::table& root, const std::string& file) {
+Result<NextChangeTemplate> parse_next_change(const toml::table& root, const std::string& file,
+                                             const std::string& where = "[next_change]") {
   const toml::node* node = root.get("next_change");
   if (node == nullptr || node->as_table() == nullptr) {
-    return toml_error(file, root.source(), "missing table [next_change]");
+    return toml_error(file, root.source(), "missing table " + where);
   }
   const toml::table& table = *node->as_table();
-  ND_TRY(check_keys(table, {"variable", "from", "to", "action", "verify"}, file, "[next_change]"));
+  ND_TRY(check_keys(table, {"variable", "from", "to", "action", "verify"}, file, where));
   NextChangeTemplate out;
   ND_TRY_ASSIGN(out.variable, require_string(table, "variable", file));
   ND_TRY_ASSIGN(out.from, require_string(table, "from", file));
@@ -43,14 +44,44 @@ Result<NextChangeTemplate> parse_next_change(const toml::table& root, const std:
   return out;
 }
 
+// The QoS tools a cause may give its own advice for (model::Nic::qos_tool).
+constexpr std::array<std::string_view, 2> k_qos_tools = {"mlnx_qos", "dcb"};
+
+Result<std::map<std::string, ToolAdvice>> parse_by_qos_tool(const toml::table& root,
+                                                            const std::string& file) {
+  std::map<std::string, ToolAdvice> out;
+  const toml::node* node = root.get("by_qos_tool");
+  if (node == nullptr) {
+    return out;
+  }
+  if (node->as_table() == nullptr) {
+    return toml_error(file, node->source(), "by_qos_tool must be a table of [by_qos_tool.<tool>]");
+  }
+  for (const auto& [key, value] : *node->as_table()) {
+    const std::string tool(key.str());
+    const std::string where = "[by_qos_tool." + tool + "]";
+    if (!one_of(k_qos_tools, tool) || value.as_table() == nullptr) {
+      return toml_error(file, value.source(),
+                        fmt::format("{}: unknown QoS tool (mlnx_qos, dcb)", where));
+    }
+    const toml::table& table = *value.as_table();
+    ND_TRY(check_keys(table, {"remediation", "next_change"}, file, where));
+    ToolAdvice advice;
+    ND_TRY_ASSIGN(advice.remediation, string_list(table, "remediation", file, true));
+    ND_TRY_ASSIGN(advice.next_change, parse_next_change(table, file, where + ".next_change"));
+    out.emplace(tool, std::move(advice));
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<Cause> parse_cause(std::string_view text, const std::string& file) {
   ND_TRY_ASSIGN(toml::table root, parse_toml(text, file));
-  ND_TRY(check_keys(
-      root,
-      {"id", "title", "mechanism", "category", "severity", "remediation", "next_change", "source"},
-      file, "cause"));
+  ND_TRY(check_keys(root,
+                    {"id", "title", "mechanism", "category", "severity", "remediation",
+                     "next_change", "by_qos_tool", "source"},
+                    file, "cause"));
   Cause cause;
   cause.file = file;
   ND_TRY_ASSIGN(cause.id, require_string(root, "id", file));
@@ -74,6 +105,7 @@ Result<Cause> parse_cause(std::string_view text, const std::string& file) {
   }
   ND_TRY_ASSIGN(cause.remediation, string_list(root, "remediation", file, true));
   ND_TRY_ASSIGN(cause.next_change, parse_next_change(root, file));
+  ND_TRY_ASSIGN(cause.by_qos_tool, parse_by_qos_tool(root, file));
   ND_TRY_ASSIGN(cause.source, require_string(root, "source", file));
   return cause;
 }

@@ -5,6 +5,7 @@
 // gathered here. Loading validates every cause id a weight names; errors name file:line.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -27,13 +28,21 @@ struct SignalWeight {
 };
 
 // Templates: {entity} {host} {nic} {device} {netdev} {port} {switch} {value} {fleet_normal}
-// {unit} {roce_priority} are filled from the culprit and the deciding evidence.
+// {unit} {roce_priority} {pfc_list} {qos_tool} are filled from the culprit and the deciding
+// evidence.
 struct NextChangeTemplate {
   std::string variable;
   std::string from;
   std::string to;
   std::string action;
   std::string verify;
+};
+
+// Advice that depends on the culprit NIC's QoS tool (mlnx_qos or dcb, model::Nic::qos_tool):
+// replaces the cause's remediation and next change where that tool applies.
+struct ToolAdvice {
+  std::vector<std::string> remediation;
+  NextChangeTemplate next_change;
 };
 
 struct Cause {
@@ -46,8 +55,9 @@ struct Cause {
   std::vector<SignalWeight> against;
   std::vector<std::string> remediation;
   NextChangeTemplate next_change;
-  std::string source;  // the DOMAIN.md section it comes from
-  std::string file;    // where it was loaded from
+  std::map<std::string, ToolAdvice> by_qos_tool;  // [by_qos_tool.<tool>]
+  std::string source;                             // the DOMAIN.md section it comes from
+  std::string file;                               // where it was loaded from
 };
 
 class Catalog {

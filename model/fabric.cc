@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "model/source_names.h"
+
 namespace netdoctor::model {
 
 const char* to_string(Availability availability) {
@@ -21,6 +23,13 @@ const char* to_string(Availability availability) {
 
 std::string Nic::nic_entity() const {
   return device.empty() ? netdev_entity() : model::nic_entity(host, device);
+}
+
+std::string Nic::qos_tool() const {
+  if (!qos.tool.empty()) {
+    return qos.tool;
+  }
+  return vendor == "mlx5" ? source::k_mlnx_qos : source::k_dcb;
 }
 
 std::string Nic::netdev_entity() const {

@@ -31,7 +31,10 @@ struct SourceState {
 // of model/source_names.h.
 using SourceMap = std::map<std::string, SourceState>;
 
+// A NIC's QoS configuration as its config tool reports it: NVIDIA's mlnx_qos or iproute2's
+// dcb (any driver with dcbnl). Empty `tool` when neither was captured.
 struct QosConfig {
+  std::string tool;                                  // source::k_mlnx_qos, source::k_dcb
   std::string trust;                                 // "dscp", "pcp", empty when unknown
   std::array<std::optional<bool>, 8> pfc_enabled{};  // per priority
   std::string dcbx_mode;                             // "OS controlled", "firmware controlled"
@@ -83,6 +86,10 @@ struct Nic {
   std::string nic_entity() const;     // "nic:<host>/<device>" (falls back to netdev)
   std::string netdev_entity() const;  // "netdev:<host>/<netdev>" (falls back to device)
   std::string port_entity() const;    // "port:<switch>/<port>" or empty
+
+  // The QoS tool to name in advice for this NIC: the one its configuration was read with, else
+  // mlnx_qos on mlx5 (NVIDIA ships it) and iproute2's dcb on any other driver.
+  std::string qos_tool() const;
 };
 
 struct Host {

@@ -6,6 +6,7 @@
 #include "model/nic_text.h"
 #include "model/source_names.h"
 #include "model/sysfs_paths.h"
+#include "parsers/dcb.h"
 #include "parsers/ethtool_info.h"
 #include "parsers/ethtool_link.h"
 #include "parsers/mlnx_qos.h"
@@ -78,13 +79,14 @@ void fill_from_ethtool(SourceLog& log, const SampleSource& sample, Nic& nic) {
   }
 }
 
-void fill_qos(SourceLog& log, const SampleSource& sample, Nic& nic) {
+bool fill_from_mlnx_qos(SourceLog& log, const SampleSource& sample, Nic& nic) {
   auto qos =
       parse_command<parsers::MlnxQos>(log, sample, {"mlnx_qos", "-i", nic.netdev},
                                       source::k_mlnx_qos, nic.sources, parsers::parse_mlnx_qos);
   if (!qos) {
-    return;
+    return false;
   }
+  nic.qos.tool = source::k_mlnx_qos;
   nic.qos.trust = qos->trust_state;
   nic.qos.dcbx_mode = qos->dcbx_mode;
   for (std::uint32_t p = 0; p < 8; ++p) {
@@ -94,6 +96,53 @@ void fill_qos(SourceLog& log, const SampleSource& sample, Nic& nic) {
     for (auto dscp : dscps) {
       nic.qos.dscp_to_priority[static_cast<int>(dscp)] = static_cast<int>(priority);
     }
+  }
+  return true;
+}
+
+// What one `dcb <object> show` output says of the NIC's QoS. The first selector of apptrust's
+// order is the field the NIC classifies by.
+void apply_dcb(const parsers::DcbConfig& dcb, QosConfig& qos) {
+  for (std::size_t p = 0; p < qos.pfc_enabled.size(); ++p) {
+    if (dcb.prio_pfc[p]) {
+      qos.pfc_enabled[p] = dcb.prio_pfc[p];
+    }
+  }
+  if (!dcb.apptrust_order.empty()) {
+    qos.trust = dcb.apptrust_order.front();
+  }
+  for (const auto& rule : dcb.apps) {
+    if (rule.selector == "dscp" && rule.value) {
+      qos.dscp_to_priority[static_cast<int>(*rule.value)] = static_cast<int>(rule.priority);
+    }
+  }
+  if (!dcb.dcbx.empty()) {
+    qos.dcbx_mode = join(dcb.dcbx, " ");
+  }
+}
+
+// iproute2's dcb, for any driver: one capture per object, as text, with -s or as JSON (-j).
+void fill_from_dcb(SourceLog& log, const SampleSource& sample, Nic& nic) {
+  for (const char* object : {"pfc", "apptrust", "app", "ets", "buffer", "dcbx"}) {
+    for (const std::vector<std::string>& options :
+         std::vector<std::vector<std::string>>{{}, {"-s"}, {"-j"}, {"-j", "-s"}}) {
+      std::vector<std::string> argv = {"dcb"};
+      argv.insert(argv.end(), options.begin(), options.end());
+      argv.insert(argv.end(), {object, "show", "dev", nic.netdev});
+      if (auto dcb = parse_command<parsers::DcbConfig>(log, sample, argv, source::k_dcb,
+                                                       nic.sources, parsers::parse_dcb)) {
+        nic.qos.tool = source::k_dcb;
+        apply_dcb(*dcb, nic.qos);
+        break;
+      }
+    }
+  }
+}
+
+// mlnx_qos where it was captured (it sees the firmware's view on mlx5), else dcb.
+void fill_qos(SourceLog& log, const SampleSource& sample, Nic& nic) {
+  if (!fill_from_mlnx_qos(log, sample, nic)) {
+    fill_from_dcb(log, sample, nic);
   }
 }
 

@@ -10,6 +10,7 @@ const std::vector<std::string>& known_sources() {
       k_ibv_devinfo,
       k_rdma_link,
       k_mlnx_qos,
+      k_dcb,
       k_ip_address,
       k_chronyc_tracking,
       k_lldpcli,

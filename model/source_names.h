@@ -18,6 +18,7 @@ inline const std::string k_ethtool_link = "ethtool";      // link speed, support
 inline const std::string k_ibv_devinfo = "ibv_devinfo";   // devices, ports, MTUs, ids
 inline const std::string k_rdma_link = "rdma link";       // device/port -> netdev, state
 inline const std::string k_mlnx_qos = "mlnx_qos";         // trust, PFC, dscp2prio
+inline const std::string k_dcb = "dcb";                   // iproute2 dcb: PFC, apptrust, APP
 inline const std::string k_ip_address = "ip address";     // addresses, MTU, operstate
 inline const std::string k_chronyc_tracking = "chronyc tracking";
 inline const std::string k_lldpcli = "lldpcli";  // the host's LLDP neighbours

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "parsers/chronyc_tracking.h"
+#include "parsers/dcb.h"
 #include "parsers/ethtool_info.h"
 #include "parsers/ethtool_link.h"
 #include "parsers/ethtool_stats.h"
@@ -55,6 +56,9 @@ const std::vector<Entry>& entries() {
        convert<RdmaLinks, parse_rdma_link>},
       {{"mlnx-qos", "mlnx_qos -i <if>: trust, dscp2prio, buffers, PFC, traffic classes"},
        convert<MlnxQos, parse_mlnx_qos>},
+      {{"dcb",
+        "dcb [-s] [-j] pfc|ets|app|apptrust|buffer|dcbx show dev <if>: PFC, ETS, trust, APP"},
+       convert<DcbConfig, parse_dcb>},
       {{"chronyc-tracking", "chronyc tracking: reference, stratum, offsets (+fast/-slow), leap"},
        convert<ChronyTracking, parse_chronyc_tracking>},
       {{"lldpcli-json", "lldpcli show neighbors -f json: neighbour per local interface"},

@@ -55,6 +55,21 @@ Result<std::vector<Vendor>> parse_vendors(const std::string& text) {
   return vendors;
 }
 
+Result<QosTool> parse_qos_tool(const std::string& text) {
+  const std::string name = to_lower(trim(text));
+  const std::pair<std::string_view, QosTool> tools[] = {{"auto", QosTool::Auto},
+                                                        {"mlnx_qos", QosTool::MlnxQos},
+                                                        {"dcb", QosTool::Dcb},
+                                                        {"none", QosTool::None}};
+  for (const auto& [known, tool] : tools) {
+    if (name == known) {
+      return tool;
+    }
+  }
+  return make_error(ErrorCode::InvalidArgument,
+                    "unknown QoS tool '" + name + "' (known: auto, mlnx_qos, dcb, none)", text);
+}
+
 FaultRequest parse_fault_request(const std::string& text) {
   const size_t at = text.find('@');
   if (at == std::string::npos) {

@@ -12,6 +12,11 @@ namespace netdoctor::sim {
 
 enum class Vendor { Mlx5, Bnxt };
 
+// Which QoS config tool's output a host capture carries: Auto writes mlnx_qos for mlx5 NICs
+// and iproute2's dcb for the others (as those hosts ship them); None writes neither, so QoS can
+// only be inferred from counters.
+enum class QosTool { Auto, MlnxQos, Dcb, None };
+
 struct FaultRequest {
   std::string id;      // a cause id of spec/diagnosis.md, or "healthy"
   std::string entity;  // "" = chosen by the seed; else an entity name ("nic:h/dev", "leaf1", ...)
@@ -23,6 +28,7 @@ struct SimConfig {
   std::size_t hosts_per_leaf = 0;  // 0 = 16 NIC ports per leaf (at least one host)
   double oversubscription = 1.0;   // downlink : uplink capacity of every leaf
   std::vector<Vendor> vendors = {Vendor::Mlx5};
+  QosTool qos_tool = QosTool::Auto;
   std::size_t samples = 2;
   double interval_s = 30.0;
   std::vector<FaultRequest> faults;  // empty = healthy
@@ -35,6 +41,8 @@ struct SimConfig {
 Result<double> parse_oversubscription(const std::string& text);
 // "mlx5,bnxt" -> vendors. InvalidArgument names the unknown vendor.
 Result<std::vector<Vendor>> parse_vendors(const std::string& text);
+// "auto", "mlnx_qos", "dcb" or "none". InvalidArgument otherwise.
+Result<QosTool> parse_qos_tool(const std::string& text);
 // "pfc-storm@nic:node01/mlx5_0" -> {id, entity}.
 FaultRequest parse_fault_request(const std::string& text);
 

@@ -46,8 +46,15 @@ Status write_host(const Fabric& fabric, const Host& host, TreeWriter& writer,
       put(net + "ethtool_-S_" + nic.netdev, ethtool_stats(fabric, nic, counters, k));
       put(net + "ethtool_-i_" + nic.netdev, ethtool_info(nic));
       put(net + "ethtool_" + nic.netdev, ethtool_settings(nic));
-      if (nic.vendor == Vendor::Mlx5) {
+      const QosTool tool = fabric.qos_tool != QosTool::Auto ? fabric.qos_tool
+                           : nic.vendor == Vendor::Mlx5     ? QosTool::MlnxQos
+                                                            : QosTool::Dcb;
+      if (tool == QosTool::MlnxQos) {
         put(dir + "sos_commands/mellanox/mlnx_qos_-i_" + nic.netdev, mlnx_qos(nic));
+      } else if (tool == QosTool::Dcb) {
+        for (const auto& [object, text] : dcb_show(nic, fabric.roce_priority)) {
+          put(dir + "sos_commands/networking/dcb_" + object + "_show_dev_" + nic.netdev, text);
+        }
       }
     }
     put(dir + "sos_commands/networking/ip_-d_address", ip_address(host));

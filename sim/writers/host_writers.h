@@ -5,6 +5,8 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "sim/counter_clock.h"
 #include "sim/topology.h"
@@ -25,6 +27,8 @@ std::string ibv_devinfo(const Host& host);
 std::string rdma_link_show(const Host& host);
 // `mlnx_qos -i <if>` (mlx5 only): trust, dscp2prio, PFC bitmap, tc map.
 std::string mlnx_qos(const Nic& nic);
+// iproute2's `dcb <object> show dev <if>` for pfc, apptrust, app and ets: {object, output}.
+std::vector<std::pair<std::string, std::string>> dcb_show(const Nic& nic, int roce_priority);
 // `chronyc tracking` as the host sees it at `host_time` (its own clock).
 std::string chronyc_tracking(const Fabric& fabric, const Host& host, double host_time,
                              std::size_t sample);

@@ -126,6 +126,44 @@ INSTANTIATE_TEST_SUITE_P(EveryFault, SimFabric, ::testing::ValuesIn(single_fault
                            return param_info.param.name;
                          });
 
+// QoS for any vendor: Broadcom hosts with no QoS config tool at all (counters only), and mlx5
+// hosts read through iproute2's dcb instead of mlnx_qos; other sizes and seeds than above.
+std::vector<SimCase> qos_tool_cases() {
+  std::vector<SimCase> out;
+  for (const std::string fault : {"lossy-roce", "traffic-isolation", "healthy"}) {
+    out.push_back(SimCase{"bnxt_no_qos_tool_" + test_name(fault),
+                          "--hosts 12 --nics 2 --hosts-per-leaf 6 --vendors bnxt --qos-tool none "
+                          "--fault " +
+                              fault + " --seed 29"});
+    out.push_back(SimCase{"mlx5_dcb_" + test_name(fault),
+                          "--hosts 8 --nics 4 --qos-tool dcb --fault " + fault + " --seed 31"});
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(QosTools, SimFabric, ::testing::ValuesIn(qos_tool_cases()),
+                         [](const ::testing::TestParamInfo<SimCase>& param_info) {
+                           return param_info.param.name;
+                         });
+
+// Advice speaks the culprit NIC's own tool: dcb on Broadcom, mlnx_qos on mlx5.
+TEST(SimQosTools, LossyRoceAdviceUsesTheNicsQosTool) {
+  for (const auto& [flags, tool] : std::vector<std::pair<std::string, std::string>>{
+           {"--hosts 8 --nics 2 --vendors bnxt --fault lossy-roce --seed 7", "dcb pfc set dev"},
+           {"--hosts 8 --nics 2 --vendors mlx5 --fault lossy-roce --seed 7", "mlnx_qos -i"}}) {
+    const SimBundle bundle = simulate("advice", flags);
+    auto diagnosis = diagnose_sim(bundle);
+    ASSERT_TRUE(diagnosis.ok()) << flags;
+    const RankedCause* lossy = find_cause(*diagnosis, "lossy-roce");
+    ASSERT_NE(lossy, nullptr) << flags << "\n" << render_text(*diagnosis);
+    ASSERT_TRUE(lossy->next_change.has_value()) << flags;
+    EXPECT_NE(lossy->next_change->action.find(tool), std::string::npos)
+        << flags << ": " << lossy->next_change->action;
+    ASSERT_FALSE(lossy->remediation.empty());
+    EXPECT_EQ(lossy->remediation[0].find("<"), std::string::npos) << lossy->remediation[0];
+  }
+}
+
 TEST(SimHealthyFabric, TwoSamplesIsHealthy) {
   const std::string flags = "--hosts 10 --nics 4 --fault healthy --seed 3 --samples 2";
   const SimBundle bundle = simulate("healthy2", flags);

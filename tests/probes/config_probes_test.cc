@@ -160,6 +160,70 @@ TEST(QosConfig, TrustMismatchAndMissingMlnxQosOnBnxt) {
   EXPECT_NE(result.reason.find("partial coverage"), std::string::npos);
 }
 
+TEST(QosConfig, DcbNicsAreJudgedLikeMlnxQosAndTheToolIsNamed) {
+  model::Fabric fabric = healthy_fleet();
+  for (auto& host : fabric.hosts) {
+    for (auto& nic : host.nics) {
+      nic.vendor = "bnxt";
+      nic.qos.tool = "dcb";
+    }
+  }
+  auto clean = with_signal(run_probe("qos-config", fabric), "qos-consistent");
+  ASSERT_EQ(clean.size(), 1u);
+  EXPECT_NE(clean[0].summary.find("with dcb"), std::string::npos) << clean[0].summary;
+  for (auto& nic : fabric.hosts[2].nics) {
+    nic.qos.pfc_enabled[3] = false;
+  }
+  auto off = with_signal(run_probe("qos-config", fabric), "pfc-disabled-on-roce-priority");
+  ASSERT_EQ(off.size(), 1u);
+  EXPECT_EQ(off[0].entities[0], "host:node03");
+  EXPECT_NE(off[0].summary.find("(dcb)"), std::string::npos) << off[0].summary;
+}
+
+// No config tool at all: pause frames prove PFC where they flow, and say so.
+TEST(QosConfig, WithoutAConfigToolPfcIsInferredFromPauseFrames) {
+  model::Fabric fabric = healthy_fleet();
+  for (auto& host : fabric.hosts) {
+    for (auto& nic : host.nics) {
+      nic.qos = model::QosConfig{};
+    }
+  }
+  auto clean = run_probe("qos-config", fabric);
+  auto consistent = with_signal(clean, "qos-consistent");
+  ASSERT_EQ(consistent.size(), 1u);
+  EXPECT_NE(consistent[0].summary.find("inferred"), std::string::npos) << consistent[0].summary;
+  EXPECT_LT(consistent[0].strength, 0.9);  // weaker than a config tool's word
+
+  // node05's first NIC pauses on priority 5 only: PFC sits on the wrong priority.
+  model::Nic& moved = nic_at(fabric, 4, 0);
+  for (const char* name : {"pfc_tx_pause_frames", "pfc_rx_pause_frames"}) {
+    remove_metric(moved.samples, name, 3);
+    set_rate(moved.samples, name, 5, 40.0);
+  }
+  auto result = run_probe("qos-config", fabric);
+  auto inferred = with_signal(result, "pfc-off-roce-priority-inferred");
+  ASSERT_EQ(inferred.size(), 1u);
+  EXPECT_EQ(inferred[0].entities[0], moved.nic_entity());
+  EXPECT_NE(inferred[0].summary.find("inferred"), std::string::npos);
+  EXPECT_TRUE(with_signal(result, "qos-consistent").empty());
+
+  // A NIC that never paused proves nothing: no finding, and the fleet is not cleared whole.
+  model::Fabric idle = healthy_fleet();
+  for (auto& host : idle.hosts) {
+    for (auto& nic : host.nics) {
+      nic.qos = model::QosConfig{};
+    }
+  }
+  for (const char* name : {"pfc_tx_pause_frames", "pfc_rx_pause_frames"}) {
+    remove_metric(nic_at(idle, 4, 0).samples, name, 3);
+  }
+  auto partial = run_probe("qos-config", idle);
+  EXPECT_TRUE(with_signal(partial, "pfc-off-roce-priority-inferred").empty());
+  auto weak = with_signal(partial, "qos-consistent");
+  ASSERT_EQ(weak.size(), 1u);
+  EXPECT_EQ(weak[0].strength, 0.0);
+}
+
 TEST(Clock, HostOffsetAndCaptureSkew) {
   model::Fabric fabric = healthy_fleet();
   auto& host = fabric.hosts[1];

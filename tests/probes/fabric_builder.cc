@@ -163,6 +163,7 @@ model::Fabric healthy_fleet(const FleetSpec& spec) {
       nic.operstate = model::LinkState::Up;
       nic.link_layer = "Ethernet";
       nic.ipv4 = {fmt::format("10.{}.0.{}/24", 10 + n, h + 1)};
+      nic.qos.tool = "mlnx_qos";
       nic.qos.trust = "dscp";
       for (std::size_t p = 0; p < 8; ++p) {
         nic.qos.pfc_enabled[p] = (p == static_cast<std::size_t>(k_roce));
