@@ -19,7 +19,8 @@ SHARED = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared"
 OUT = os.path.join(ROOT, "fuzz", "corpus")
 MAX_SEED = 64 * 1024
 
-# parser kind -> globs under shared/reference and under a scenario host/switch sample.
+# parser kind -> globs under shared/reference, under a scenario host/switch sample, or (repo/)
+# under this checkout.
 PARSER_SEEDS = {
     "ethtool-stats": ["reference/ethtool/*_S*", "reference/ethtool/*grep*", "reference/local/ethtool_-S*",
                       "sample/sos_commands/*/ethtool_-S_*"],
@@ -39,6 +40,10 @@ PARSER_SEEDS = {
     "sonic-queue-counters": ["reference/switch/*queue*", "switch/sos_commands/*/show_queue_counters"],
     "sonic-lldp-table": ["switch/sos_commands/*/show_lldp_table"],
     "nccl-tests": ["reference/nccl/*"],
+    "chronyc-sources": ["reference/clock/chronyc_sources*", "repo/tests/parsers/data/clock_chronyc_sources*"],
+    "ntpq": ["reference/clock/ntpq*", "repo/tests/parsers/data/clock_ntpq*"],
+    "pmc": ["repo/tests/parsers/data/clock_pmc*"],
+    "ptp4l-log": ["reference/clock/ptp4l*", "repo/tests/parsers/data/clock_ptp4l*"],
 }
 
 
@@ -73,7 +78,7 @@ def parser_seeds(scenarios):
             where, rest = pattern.split("/", 1)
             if where == "reference":
                 bases = [os.path.join(SHARED, "reference")]
-            elif where == "repo":
+            elif where == "repo":  # samples kept in this repository (tests/parsers/data)
                 bases = [ROOT]
             else:
                 bases = []

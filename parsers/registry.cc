@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "parsers/chronyc_sources.h"
 #include "parsers/chronyc_tracking.h"
 #include "parsers/dcb.h"
 #include "parsers/ethtool_info.h"
@@ -13,7 +14,10 @@
 #include "parsers/lldpcli_json.h"
 #include "parsers/mlnx_qos.h"
 #include "parsers/nccl_tests.h"
+#include "parsers/ntpq.h"
 #include "parsers/perftest.h"
+#include "parsers/pmc.h"
+#include "parsers/ptp4l_log.h"
 #include "parsers/rdma_link.h"
 #include "parsers/sonic_interfaces_counters.h"
 #include "parsers/sonic_interfaces_status.h"
@@ -77,6 +81,14 @@ const std::vector<Entry>& entries() {
        convert<SonicLldpTable, parse_sonic_lldp_table>},
       {{"nccl-tests", "nccl-tests *_perf: rows, bus bandwidth, failures, NET/IB devices"},
        convert<NcclTestsResult, parse_nccl_tests>},
+      {{"chronyc-sources", "chronyc sources [-v]: sources, reach, offsets (+ = local ahead)"},
+       convert<ChronySources, parse_chronyc_sources>},
+      {{"ntpq", "ntpq -p[n]: peers, tally, reach, delay/offset/jitter (+ = local ahead)"},
+       convert<NtpqPeers, parse_ntpq>},
+      {{"pmc", "pmc -u -b 0 'GET <ID>': responses, master offset, gmPresent, port state"},
+       convert<PmcRecord, parse_pmc>},
+      {{"ptp4l-log", "ptp4l/phc2sys log or journal: offsets, servo states, port states, rms"},
+       convert<Ptp4lLog, parse_ptp4l_log>},
   };
   return k_entries;
 }
