@@ -19,7 +19,8 @@ SHARED = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared"
 OUT = os.path.join(ROOT, "fuzz", "corpus")
 MAX_SEED = 64 * 1024
 
-# parser kind -> globs under shared/reference and under a scenario host/switch sample.
+# parser kind -> globs under shared/reference, under a scenario host/switch sample, or (repo/)
+# under this checkout (captures and variants kept with the parser tests).
 PARSER_SEEDS = {
     "ethtool-stats": ["reference/ethtool/*_S*", "reference/ethtool/*grep*", "reference/local/ethtool_-S*",
                       "sample/sos_commands/*/ethtool_-S_*"],
@@ -38,6 +39,12 @@ PARSER_SEEDS = {
     "sonic-queue-counters": ["reference/switch/*queue*", "switch/sos_commands/*/show_queue_counters"],
     "sonic-lldp-table": ["switch/sos_commands/*/show_lldp_table"],
     "nccl-tests": ["reference/nccl/*"],
+    "show-gids": ["reference/ibv/show_gids*", "repo/tests/parsers/data/show_gids_*"],
+    "ibdev2netdev": ["reference/iplink/ibdev2netdev*", "reference/sysfs/rdma_statistic*",
+                     "repo/tests/parsers/data/ibdev2netdev_*"],
+    "rdma-statistic": ["reference/sysfs/rdma_statistic*", "reference/rdma/rdma_statistic*",
+                       "repo/tests/parsers/data/rdma_statistic_*"],
+    "rdma-resource": ["reference/sysfs/rdma_resource*", "repo/tests/parsers/data/rdma_resource_*"],
 }
 
 
@@ -72,6 +79,8 @@ def parser_seeds(scenarios):
             where, rest = pattern.split("/", 1)
             if where == "reference":
                 bases = [os.path.join(SHARED, "reference")]
+            elif where == "repo":
+                bases = [ROOT]
             else:
                 bases = []
                 for sc in scenarios[:4]:  # the generator writes one format per kind

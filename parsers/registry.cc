@@ -7,6 +7,7 @@
 #include "parsers/ethtool_info.h"
 #include "parsers/ethtool_link.h"
 #include "parsers/ethtool_stats.h"
+#include "parsers/ibdev2netdev.h"
 #include "parsers/ibv_devinfo.h"
 #include "parsers/ip_address.h"
 #include "parsers/lldpcli_json.h"
@@ -14,6 +15,9 @@
 #include "parsers/nccl_tests.h"
 #include "parsers/perftest.h"
 #include "parsers/rdma_link.h"
+#include "parsers/rdma_resource.h"
+#include "parsers/rdma_statistic.h"
+#include "parsers/show_gids.h"
 #include "parsers/sonic_interfaces_counters.h"
 #include "parsers/sonic_interfaces_status.h"
 #include "parsers/sonic_lldp_table.h"
@@ -73,6 +77,14 @@ const std::vector<Entry>& entries() {
        convert<SonicLldpTable, parse_sonic_lldp_table>},
       {{"nccl-tests", "nccl-tests *_perf: rows, bus bandwidth, failures, NET/IB devices"},
        convert<NcclTestsResult, parse_nccl_tests>},
+      {{"show-gids", "show_gids: GID table per device/port, index, IPv4, RoCE version, netdev"},
+       convert<ShowGids, parse_show_gids>},
+      {{"ibdev2netdev", "ibdev2netdev [-v]: RDMA device/port to netdev, link state (PCI, fw)"},
+       convert<Ibdev2netdev, parse_ibdev2netdev>},
+      {{"rdma-statistic", "rdma statistic show: per device/port RDMA counters, optional ones"},
+       convert<RdmaStatistics, parse_rdma_statistic>},
+      {{"rdma-resource", "rdma resource show [qp|cq|mr|...]: object counts per device, objects"},
+       convert<RdmaResources, parse_rdma_resource>},
   };
   return k_entries;
 }
