@@ -45,6 +45,7 @@ PARSER_SEEDS = {
     "rdma-statistic": ["reference/sysfs/rdma_statistic*", "reference/rdma/rdma_statistic*",
                        "repo/tests/parsers/data/rdma_statistic_*"],
     "rdma-resource": ["reference/sysfs/rdma_resource*", "repo/tests/parsers/data/rdma_resource_*"],
+    "lldpcli-text": ["repo/tests/parsers/data/lldpcli_text_*"],
 }
 
 

@@ -11,6 +11,7 @@
 #include "parsers/ibv_devinfo.h"
 #include "parsers/ip_address.h"
 #include "parsers/lldpcli_json.h"
+#include "parsers/lldpcli_text.h"
 #include "parsers/mlnx_qos.h"
 #include "parsers/nccl_tests.h"
 #include "parsers/perftest.h"
@@ -85,6 +86,8 @@ const std::vector<Entry>& entries() {
        convert<RdmaStatistics, parse_rdma_statistic>},
       {{"rdma-resource", "rdma resource show [qp|cq|mr|...]: object counts per device, objects"},
        convert<RdmaResources, parse_rdma_resource>},
+      {{"lldpcli-text", "lldpcli show neighbors (text): neighbour per local interface"},
+       convert<LldpcliText, parse_lldpcli_text>},
   };
   return k_entries;
 }
