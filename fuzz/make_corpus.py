@@ -20,7 +20,7 @@ OUT = os.path.join(ROOT, "fuzz", "corpus")
 MAX_SEED = 64 * 1024
 
 # parser kind -> globs under shared/reference, under a scenario host/switch sample, or (repo/)
-# under this checkout.
+# under this checkout (captures and variants kept with the parser tests).
 PARSER_SEEDS = {
     "ethtool-stats": ["reference/ethtool/*_S*", "reference/ethtool/*grep*", "reference/local/ethtool_-S*",
                       "sample/sos_commands/*/ethtool_-S_*"],
@@ -44,6 +44,13 @@ PARSER_SEEDS = {
     "ntpq": ["reference/clock/ntpq*", "repo/tests/parsers/data/clock_ntpq*"],
     "pmc": ["repo/tests/parsers/data/clock_pmc*"],
     "ptp4l-log": ["reference/clock/ptp4l*", "repo/tests/parsers/data/clock_ptp4l*"],
+    "show-gids": ["reference/ibv/show_gids*", "repo/tests/parsers/data/show_gids_*"],
+    "ibdev2netdev": ["reference/iplink/ibdev2netdev*", "reference/sysfs/rdma_statistic*",
+                     "repo/tests/parsers/data/ibdev2netdev_*"],
+    "rdma-statistic": ["reference/sysfs/rdma_statistic*", "reference/rdma/rdma_statistic*",
+                       "repo/tests/parsers/data/rdma_statistic_*"],
+    "rdma-resource": ["reference/sysfs/rdma_resource*", "repo/tests/parsers/data/rdma_resource_*"],
+    "lldpcli-text": ["repo/tests/parsers/data/lldpcli_text_*"],
 }
 
 

@@ -9,9 +9,11 @@
 #include "parsers/ethtool_info.h"
 #include "parsers/ethtool_link.h"
 #include "parsers/ethtool_stats.h"
+#include "parsers/ibdev2netdev.h"
 #include "parsers/ibv_devinfo.h"
 #include "parsers/ip_address.h"
 #include "parsers/lldpcli_json.h"
+#include "parsers/lldpcli_text.h"
 #include "parsers/mlnx_qos.h"
 #include "parsers/nccl_tests.h"
 #include "parsers/ntpq.h"
@@ -19,6 +21,9 @@
 #include "parsers/pmc.h"
 #include "parsers/ptp4l_log.h"
 #include "parsers/rdma_link.h"
+#include "parsers/rdma_resource.h"
+#include "parsers/rdma_statistic.h"
+#include "parsers/show_gids.h"
 #include "parsers/sonic_interfaces_counters.h"
 #include "parsers/sonic_interfaces_status.h"
 #include "parsers/sonic_lldp_table.h"
@@ -89,6 +94,16 @@ const std::vector<Entry>& entries() {
        convert<PmcRecord, parse_pmc>},
       {{"ptp4l-log", "ptp4l/phc2sys log or journal: offsets, servo states, port states, rms"},
        convert<Ptp4lLog, parse_ptp4l_log>},
+      {{"show-gids", "show_gids: GID table per device/port, index, IPv4, RoCE version, netdev"},
+       convert<ShowGids, parse_show_gids>},
+      {{"ibdev2netdev", "ibdev2netdev [-v]: RDMA device/port to netdev, link state (PCI, fw)"},
+       convert<Ibdev2netdev, parse_ibdev2netdev>},
+      {{"rdma-statistic", "rdma statistic show: per device/port RDMA counters, optional ones"},
+       convert<RdmaStatistics, parse_rdma_statistic>},
+      {{"rdma-resource", "rdma resource show [qp|cq|mr|...]: object counts per device, objects"},
+       convert<RdmaResources, parse_rdma_resource>},
+      {{"lldpcli-text", "lldpcli show neighbors (text): neighbour per local interface"},
+       convert<LldpcliText, parse_lldpcli_text>},
   };
   return k_entries;
 }
