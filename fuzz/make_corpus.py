@@ -37,7 +37,7 @@ PARSER_SEEDS = {
     "sonic-pfc-counters": ["reference/switch/*pfc*", "switch/sos_commands/*/show_pfc_counters"],
     "sonic-queue-counters": ["reference/switch/*queue*", "switch/sos_commands/*/show_queue_counters"],
     "sonic-lldp-table": ["switch/sos_commands/*/show_lldp_table"],
-    "nccl-tests": ["reference/nccl/*"],
+    "nccl-tests": ["reference/nccl/*", "repo/tests/parsers/data/nccl_tests_*"],
 }
 
 
@@ -72,6 +72,8 @@ def parser_seeds(scenarios):
             where, rest = pattern.split("/", 1)
             if where == "reference":
                 bases = [os.path.join(SHARED, "reference")]
+            elif where == "repo":  # samples kept in this repository (tests/parsers/data)
+                bases = [ROOT]
             else:
                 bases = []
                 for sc in scenarios[:4]:  # the generator writes one format per kind
