@@ -38,6 +38,8 @@ PARSER_SEEDS = {
     "sonic-queue-counters": ["reference/switch/*queue*", "switch/sos_commands/*/show_queue_counters"],
     "sonic-lldp-table": ["switch/sos_commands/*/show_lldp_table"],
     "nccl-tests": ["reference/nccl/*", "repo/tests/parsers/data/nccl_tests_*"],
+    "lspci": ["repo/tests/parsers/data/lspci_*"],
+    "dmesg": ["repo/tests/parsers/data/dmesg_*"],
 }
 
 

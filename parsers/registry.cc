@@ -4,12 +4,14 @@
 #include <string>
 
 #include "parsers/chronyc_tracking.h"
+#include "parsers/dmesg.h"
 #include "parsers/ethtool_info.h"
 #include "parsers/ethtool_link.h"
 #include "parsers/ethtool_stats.h"
 #include "parsers/ibv_devinfo.h"
 #include "parsers/ip_address.h"
 #include "parsers/lldpcli_json.h"
+#include "parsers/lspci.h"
 #include "parsers/mlnx_qos.h"
 #include "parsers/nccl_tests.h"
 #include "parsers/perftest.h"
@@ -73,6 +75,10 @@ const std::vector<Entry>& entries() {
        convert<SonicLldpTable, parse_sonic_lldp_table>},
       {{"nccl-tests", "nccl-tests *_perf: rows, bus bandwidth, failures, NET/IB devices"},
        convert<NcclTestsResult, parse_nccl_tests>},
+      {{"lspci", "lspci -vvv [-nn] [-s BDF]: devices, PCIe LnkCap/LnkSta GT/s, width, Gbit/s, VPD"},
+       convert<LspciOutput, parse_lspci>},
+      {{"dmesg", "dmesg [-T] / kern.log: kernel lines; link, PCIe bandwidth, AER, driver errors"},
+       convert<KernelLog, parse_dmesg>},
   };
   return k_entries;
 }
