@@ -40,6 +40,7 @@ PARSER_SEEDS = {
     "nccl-tests": ["reference/nccl/*", "repo/tests/parsers/data/nccl_tests_*"],
     "lspci": ["repo/tests/parsers/data/lspci_*"],
     "dmesg": ["repo/tests/parsers/data/dmesg_*"],
+    "nccl-log": ["reference/nccl/nccl_info_*", "repo/tests/parsers/data/nccl_log_*"],
 }
 
 

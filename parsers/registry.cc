@@ -13,6 +13,7 @@
 #include "parsers/lldpcli_json.h"
 #include "parsers/lspci.h"
 #include "parsers/mlnx_qos.h"
+#include "parsers/nccl_log.h"
 #include "parsers/nccl_tests.h"
 #include "parsers/perftest.h"
 #include "parsers/rdma_link.h"
@@ -79,6 +80,8 @@ const std::vector<Entry>& entries() {
        convert<LspciOutput, parse_lspci>},
       {{"dmesg", "dmesg [-T] / kern.log: kernel lines; link, PCIe bandwidth, AER, driver errors"},
        convert<KernelLog, parse_dmesg>},
+      {{"nccl-log", "NCCL_DEBUG=INFO job log: HCAs per host, channel transports, GDR, env, WARNs"},
+       convert<NcclLog, parse_nccl_log>},
   };
   return k_entries;
 }
