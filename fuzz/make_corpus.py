@@ -41,6 +41,7 @@ PARSER_SEEDS = {
     "lspci": ["repo/tests/parsers/data/lspci_*"],
     "dmesg": ["repo/tests/parsers/data/dmesg_*"],
     "nccl-log": ["reference/nccl/nccl_info_*", "repo/tests/parsers/data/nccl_log_*"],
+    "sonic-pfcwd-stats": ["reference/switch/*pfcwd*", "repo/tests/parsers/data/sonic_pfcwd_*"],
 }
 
 

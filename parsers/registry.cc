@@ -21,6 +21,7 @@
 #include "parsers/sonic_interfaces_status.h"
 #include "parsers/sonic_lldp_table.h"
 #include "parsers/sonic_pfc_counters.h"
+#include "parsers/sonic_pfcwd_stats.h"
 #include "parsers/sonic_queue_counters.h"
 
 namespace netdoctor::parsers {
@@ -82,6 +83,8 @@ const std::vector<Entry>& entries() {
        convert<KernelLog, parse_dmesg>},
       {{"nccl-log", "NCCL_DEBUG=INFO job log: HCAs per host, channel transports, GDR, env, WARNs"},
        convert<NcclLog, parse_nccl_log>},
+      {{"sonic-pfcwd-stats", "SONiC show pfcwd stats|config: storms, ok/drop per queue, actions"},
+       convert<SonicPfcwd, parse_sonic_pfcwd_stats>},
   };
   return k_entries;
 }
