@@ -39,7 +39,7 @@ PARSER_SEEDS = {
     "sonic-pfc-counters": ["reference/switch/*pfc*", "switch/sos_commands/*/show_pfc_counters"],
     "sonic-queue-counters": ["reference/switch/*queue*", "switch/sos_commands/*/show_queue_counters"],
     "sonic-lldp-table": ["switch/sos_commands/*/show_lldp_table"],
-    "nccl-tests": ["reference/nccl/*"],
+    "nccl-tests": ["reference/nccl/*", "repo/tests/parsers/data/nccl_tests_*"],
     "chronyc-sources": ["reference/clock/chronyc_sources*", "repo/tests/parsers/data/clock_chronyc_sources*"],
     "ntpq": ["reference/clock/ntpq*", "repo/tests/parsers/data/clock_ntpq*"],
     "pmc": ["repo/tests/parsers/data/clock_pmc*"],
@@ -51,6 +51,10 @@ PARSER_SEEDS = {
                        "repo/tests/parsers/data/rdma_statistic_*"],
     "rdma-resource": ["reference/sysfs/rdma_resource*", "repo/tests/parsers/data/rdma_resource_*"],
     "lldpcli-text": ["repo/tests/parsers/data/lldpcli_text_*"],
+    "lspci": ["repo/tests/parsers/data/lspci_*"],
+    "dmesg": ["repo/tests/parsers/data/dmesg_*"],
+    "nccl-log": ["reference/nccl/nccl_info_*", "repo/tests/parsers/data/nccl_log_*"],
+    "sonic-pfcwd-stats": ["reference/switch/*pfcwd*", "repo/tests/parsers/data/sonic_pfcwd_*"],
 }
 
 

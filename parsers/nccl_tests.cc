@@ -93,17 +93,72 @@ NcclLeg parse_leg(const std::vector<std::string_view>& t, std::size_t at, bool n
   return leg;
 }
 
-// "NET/IB : Using [0]mlx5_0:1/IB/SHARP [1]mlx5_1:1/RoCE [RO]; OOB ib0:10.0.0.1<0>"
-void parse_net_ib(std::string_view line, NcclTestsResult& out) {
+// The columns a table header declares: "size count type redop [root] time algbw busbw
+// error|#wrong time algbw busbw error|#wrong".
+struct TableColumns {
+  bool redop = false;
+  bool root = false;
+  bool wrong = false;  // "#wrong" (newer nccl-tests) instead of "error"
+};
+
+std::optional<TableColumns> parse_table_header(std::string_view body) {
+  auto words = split_ws(body);
+  if (words.size() < 5 || words[0] != "size" || words[1] != "count") {
+    return std::nullopt;
+  }
+  TableColumns columns;
+  for (auto word : words) {
+    columns.redop = columns.redop || word == "redop";
+    columns.root = columns.root || word == "root";
+    columns.wrong = columns.wrong || word == "#wrong";
+  }
+  return columns;
+}
+
+// A result row: size, count and type first, the two legs (4 cells each) last; between them the
+// redop and root cells the collective prints ("sum -1", "none -1", "sum", "" for alltoall in
+// older nccl-tests). `header` is the table's header when one was seen.
+std::optional<NcclRow> parse_row(const std::vector<std::string_view>& t,
+                                 const std::optional<TableColumns>& header) {
+  constexpr std::size_t k_leading = 3;
+  constexpr std::size_t k_legs = 8;
+  if (t.size() < k_leading + k_legs || t.size() > k_leading + k_legs + 2 || !parse_u64(t[0]) ||
+      !parse_u64(t[1]) || parse_double(t[2])) {
+    return std::nullopt;
+  }
+  NcclRow row;
+  row.size_bytes = *parse_u64(t[0]);
+  row.count = *parse_u64(t[1]);
+  row.type = std::string(t[2]);
+  const std::size_t middle = t.size() - k_leading - k_legs;
+  for (std::size_t i = k_leading; i < k_leading + middle; ++i) {
+    auto root = parse_i64(t[i]);
+    if (root && (middle == 2 ? i == k_leading + 1 : true)) {
+      row.root = root;
+    } else {
+      row.redop = std::string(t[i]);
+    }
+  }
+  const bool wrong = header ? header->wrong : middle == 2;
+  const std::size_t at = k_leading + middle;
+  row.out_of_place = parse_leg(t, at, wrong);
+  row.in_place = parse_leg(t, at + 4, wrong);
+  return row;
+}
+
+}  // namespace
+
+std::vector<NcclIbDevice> parse_nccl_net_ib_devices(std::string_view line, bool& relaxed_ordering) {
+  std::vector<NcclIbDevice> devices;
   auto at = line.find("Using ");
   if (at == std::string_view::npos) {
-    return;
+    return devices;
   }
   std::string_view rest = line.substr(at + 6);
   rest = rest.substr(0, rest.find(';'));
   for (auto token : split_ws(rest)) {
     if (token == "[RO]") {
-      out.relaxed_ordering = true;
+      relaxed_ordering = true;
       continue;
     }
     auto close = token.find(']');
@@ -126,16 +181,16 @@ void parse_net_ib(std::string_view line, NcclTestsResult& out) {
         dev.link = std::string(parts[i]);
       }
     }
-    out.ib_devices.push_back(std::move(dev));
+    devices.push_back(std::move(dev));
   }
+  return devices;
 }
-
-}  // namespace
 
 Result<NcclTestsResult> parse_nccl_tests(std::string_view text) {
   ND_TRY(detail::check_text(text));
   NcclTestsResult out;
   bool saw_header = false;
+  std::optional<TableColumns> header;
   for (std::string_view raw : split_lines(text)) {
     std::string_view line = trim(detail::strip_quote(raw));
     if (line.empty()) {
@@ -150,7 +205,9 @@ Result<NcclTestsResult> parse_nccl_tests(std::string_view text) {
       out.warnings.emplace_back(line);
     }
     if (contains(line, "NET/IB : Using")) {
-      parse_net_ib(line, out);
+      for (auto& dev : parse_nccl_net_ib_devices(line, out.relaxed_ordering)) {
+        out.ib_devices.push_back(std::move(dev));
+      }
       continue;
     }
     if (auto at = line.find("NCCL INFO Using network "); at != std::string_view::npos) {
@@ -169,8 +226,9 @@ Result<NcclTestsResult> parse_nccl_tests(std::string_view text) {
         if (auto rank = parse_rank(body)) {
           out.ranks.push_back(std::move(*rank));
         }
-      } else if (body.starts_with("size") && contains(body, "redop")) {
-        out.new_format = contains(body, "root") || contains(body, "#wrong");
+      } else if (auto columns = parse_table_header(body)) {
+        out.new_format = columns->root || columns->wrong;
+        header = columns;
         saw_header = true;
       } else if (body.starts_with("Avg bus bandwidth")) {
         if (auto kv = detail::split_key_value(body)) {
@@ -183,27 +241,9 @@ Result<NcclTestsResult> parse_nccl_tests(std::string_view text) {
       }
       continue;
     }
-    auto t = split_ws(line);
-    std::size_t expected_new = 13;
-    std::size_t expected_old = 12;
-    bool is_new = t.size() == expected_new || (out.new_format && t.size() >= expected_new);
-    if ((t.size() != expected_new && t.size() != expected_old) || !parse_u64(t[0]) ||
-        !parse_u64(t[1])) {
-      continue;
+    if (auto row = parse_row(split_ws(line), header)) {
+      out.rows.push_back(std::move(*row));
     }
-    NcclRow row;
-    row.size_bytes = *parse_u64(t[0]);
-    row.count = *parse_u64(t[1]);
-    row.type = std::string(t[2]);
-    row.redop = std::string(t[3]);
-    std::size_t at = 4;
-    if (is_new) {
-      row.root = parse_i64(t[4]);
-      at = 5;
-    }
-    row.out_of_place = parse_leg(t, at, is_new);
-    row.in_place = parse_leg(t, at + 4, is_new);
-    out.rows.push_back(std::move(row));
   }
   if (!saw_header && out.rows.empty() && !out.avg_bus_bandwidth_gbyte_s && out.failures.empty()) {
     return detail::parse_error(

@@ -66,7 +66,15 @@ struct NcclTestsResult {
 };
 
 // Fails when there is neither a header, a data row, an Avg bus bandwidth line nor a failure.
+// Rows are read with the columns their table header declares: collectives without a reduction
+// (alltoall, all_gather, sendrecv) print "none" or nothing under redop, and "-1" or nothing
+// under root; such rows keep redop "" or "none" and root nullopt or -1 as printed.
 Result<NcclTestsResult> parse_nccl_tests(std::string_view text);
+
+// The HCAs of a "NET/IB : Using [0]mlx5_0:1/IB/SHARP [1]mlx5_1:1/RoCE [RO]; OOB ib0:..." line
+// (text from "Using" on); `relaxed_ordering` is set when "[RO]" is printed. Shared with the
+// NCCL_DEBUG=INFO log parser.
+std::vector<NcclIbDevice> parse_nccl_net_ib_devices(std::string_view line, bool& relaxed_ordering);
 
 nlohmann::json to_json(const NcclTestsResult& result);
 

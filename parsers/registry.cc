@@ -6,6 +6,7 @@
 #include "parsers/chronyc_sources.h"
 #include "parsers/chronyc_tracking.h"
 #include "parsers/dcb.h"
+#include "parsers/dmesg.h"
 #include "parsers/ethtool_info.h"
 #include "parsers/ethtool_link.h"
 #include "parsers/ethtool_stats.h"
@@ -14,7 +15,9 @@
 #include "parsers/ip_address.h"
 #include "parsers/lldpcli_json.h"
 #include "parsers/lldpcli_text.h"
+#include "parsers/lspci.h"
 #include "parsers/mlnx_qos.h"
+#include "parsers/nccl_log.h"
 #include "parsers/nccl_tests.h"
 #include "parsers/ntpq.h"
 #include "parsers/perftest.h"
@@ -28,6 +31,7 @@
 #include "parsers/sonic_interfaces_status.h"
 #include "parsers/sonic_lldp_table.h"
 #include "parsers/sonic_pfc_counters.h"
+#include "parsers/sonic_pfcwd_stats.h"
 #include "parsers/sonic_queue_counters.h"
 
 namespace netdoctor::parsers {
@@ -104,6 +108,14 @@ const std::vector<Entry>& entries() {
        convert<RdmaResources, parse_rdma_resource>},
       {{"lldpcli-text", "lldpcli show neighbors (text): neighbour per local interface"},
        convert<LldpcliText, parse_lldpcli_text>},
+      {{"lspci", "lspci -vvv [-nn] [-s BDF]: devices, PCIe LnkCap/LnkSta GT/s, width, Gbit/s, VPD"},
+       convert<LspciOutput, parse_lspci>},
+      {{"dmesg", "dmesg [-T] / kern.log: kernel lines; link, PCIe bandwidth, AER, driver errors"},
+       convert<KernelLog, parse_dmesg>},
+      {{"nccl-log", "NCCL_DEBUG=INFO job log: HCAs per host, channel transports, GDR, env, WARNs"},
+       convert<NcclLog, parse_nccl_log>},
+      {{"sonic-pfcwd-stats", "SONiC show pfcwd stats|config: storms, ok/drop per queue, actions"},
+       convert<SonicPfcwd, parse_sonic_pfcwd_stats>},
   };
   return k_entries;
 }
