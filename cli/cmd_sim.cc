@@ -23,6 +23,7 @@ struct SimOptions {
   std::string oversubscription = "1:1";
   std::string vendors = "mlx5";
   std::string qos_tool = "auto";
+  std::string clock_views = "chrony";
   std::size_t samples = 2;
   double interval = 30.0;
   std::vector<std::string> faults;
@@ -103,6 +104,12 @@ void run_sim(const SimOptions& options, Context& context) {
     return;
   }
   config.qos_tool = qos_tool.value();
+  auto clock_views = sim::parse_clock_views(options.clock_views);
+  if (!clock_views.ok()) {
+    fail(context, ExitCode::Usage, clock_views.error().describe());
+    return;
+  }
+  config.clock_views = clock_views.value();
   for (const std::string& fault : options.faults) {
     config.faults.push_back(sim::parse_fault_request(fault));
   }
@@ -168,6 +175,9 @@ void add_sim_command(CLI::App& app, Context& context) {
   sub->add_option("--qos-tool", options->qos_tool,
                   "QoS config captured: auto (mlnx_qos on mlx5, dcb elsewhere), mlnx_qos, dcb, "
                   "none (counters only)");
+  sub->add_option("--clock-views", options->clock_views,
+                  "How hosts' clocks are captured, assigned in turn: chrony (chronyc tracking), "
+                  "ptp (phc2sys log), pmc, chrony-sources, ntpq (default chrony)");
   sub->add_option("--samples", options->samples, "Samples per machine (default 2)");
   sub->add_option("--interval", options->interval, "Seconds between samples (default 30)");
   sub->add_option("--fault", options->faults,

@@ -62,6 +62,20 @@ void verbs_fallback(const SampleSource& host, const std::string& path, const std
   }
 }
 
+// The populated entries of a port's GID table: an index whose type file reads is in use (the
+// kernel refuses to read the attributes of an empty slot).
+void add_gid_files(const SampleSource& host, const std::string& port_dir,
+                   std::vector<std::string>& files) {
+  for (const auto& entry : host.list_dir(port_dir + "/gids").value_or({})) {
+    const std::string type = port_dir + "/gid_attrs/types/" + entry.name;
+    if (host.read_file(type).ok()) {
+      files.push_back(port_dir + "/gids/" + entry.name);
+      files.push_back(type);
+      files.push_back(port_dir + "/gid_attrs/ndevs/" + entry.name);
+    }
+  }
+}
+
 }  // namespace
 
 std::string command_group(const std::string& program) {
@@ -74,8 +88,26 @@ std::string command_group(const std::string& program) {
   if (program == "mlnx_qos") {
     return "mellanox";
   }
+  if (program == "dcb") {
+    return "networking";
+  }
+  if (program == "show_gids" || program == "ibdev2netdev") {
+    return "infiniband";
+  }
   if (program == "chronyc") {
     return "chrony";
+  }
+  if (program == "ntpq") {
+    return "ntp";
+  }
+  if (program == "pmc") {
+    return "ptp";
+  }
+  if (program == "lspci") {
+    return "pci";
+  }
+  if (program == "dmesg") {
+    return "kernel";
   }
   if (program == "lldpcli") {
     return "lldp";
@@ -120,6 +152,7 @@ CapturePlan plan_capture(const SampleSource& host, const std::vector<VerbsDevice
       const std::string port_dir = fmt::format("{}/ports/{}", base, port);
       add_counter_files(host, port_dir + "/counters", plan);
       add_counter_files(host, port_dir + "/hw_counters", plan);
+      add_gid_files(host, port_dir, config_files);
       for (const char* file : {"state", "phys_state", "rate", "link_layer"}) {
         config_files.push_back(port_dir + "/" + file);
       }
@@ -149,7 +182,9 @@ CapturePlan plan_capture(const SampleSource& host, const std::vector<VerbsDevice
     plan.interfaces.push_back(name);
     const std::string base = k_net + name;
     add_counter_files(host, base + "/statistics", plan);
-    for (const char* file : {"mtu", "operstate", "speed", "address"}) {
+    for (const char* file :
+         {"mtu", "operstate", "speed", "address", "device/current_link_width",
+          "device/max_link_width", "device/current_link_speed", "device/max_link_speed"}) {
       config_files.push_back(base + "/" + file);
     }
   }
@@ -180,7 +215,23 @@ CapturePlan plan_capture(const SampleSource& host, const std::vector<VerbsDevice
       add({"mlnx_qos", "-i", entry.name});
     }
   }
+  // iproute2's dcb: the QoS view of any driver.
+  for (const auto& name : rdma_netdevs) {
+    for (const char* object : {"pfc", "apptrust", "app", "ets"}) {
+      add({"dcb", object, "show", "dev", name});
+    }
+  }
+  add({"show_gids"});
+  add({"ibdev2netdev"});
+  add({"rdma", "statistic", "show"});
+  add({"rdma", "resource", "show"});
+  add({"lspci", "-vvv"});
+  add({"dmesg"});
   add({"chronyc", "tracking"});
+  add({"chronyc", "sources"});
+  add({"ntpq", "-pn"});
+  add({"pmc", "-u", "-b", "0", "GET TIME_STATUS_NP"});
+  add({"pmc", "-u", "-b", "0", "GET CURRENT_DATA_SET"});
   add({"lldpcli", "show", "neighbors", "-f", "json"});
   return plan;
 }

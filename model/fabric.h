@@ -42,6 +42,7 @@ struct QosConfig {
 };
 
 struct ClockState {
+  std::string source;                // the view read: source::k_chronyc_tracking, k_pmc, ...
   std::optional<double> offset_s;    // system time minus reference (positive = fast)
   std::optional<bool> synchronised;  // from Leap status / reference
   std::string leap_status;

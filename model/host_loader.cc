@@ -1,5 +1,6 @@
 // load_host: one host's NICs, configuration and counters from its samples. Configuration comes
 // from the latest sample (the state the incident is in); counters from every sample.
+#include "model/clock_sources.h"
 #include "model/host_facts.h"
 #include "model/loader.h"
 #include "model/nic_config.h"
@@ -57,9 +58,7 @@ Host load_host(const std::string& name, const std::vector<MachineSample>& sample
     }
   }
   const SampleSource& latest = *samples[config_index].source;
-  if (out.chrony) {
-    fill_clock(*out.chrony, host.clock);
-  }
+  read_clock(log, latest, out.chrony, host.sources, host.clock);
   if (out.ip) {
     fill_interfaces(*out.ip, host);
   }

@@ -21,7 +21,12 @@ inline const std::string k_mlnx_qos = "mlnx_qos";         // trust, PFC, dscp2pr
 inline const std::string k_dcb = "dcb";                   // iproute2 dcb: PFC, apptrust, APP
 inline const std::string k_ip_address = "ip address";     // addresses, MTU, operstate
 inline const std::string k_chronyc_tracking = "chronyc tracking";
-inline const std::string k_lldpcli = "lldpcli";  // the host's LLDP neighbours
+// Other clock views, read when chronyc tracking was not captured.
+inline const std::string k_chronyc_sources = "chronyc sources";
+inline const std::string k_ntpq = "ntpq";            // ntpq -p / -pn (ntpd, ntpsec)
+inline const std::string k_pmc = "pmc";              // linuxptp pmc GET TIME_STATUS_NP ...
+inline const std::string k_ptp4l_log = "ptp4l log";  // var/log/ptp4l.log, phc2sys.log
+inline const std::string k_lldpcli = "lldpcli";      // the host's LLDP neighbours
 
 // Hosts: sysfs.
 inline const std::string k_sysfs_infiniband = "sysfs infiniband";    // the RDMA device listing

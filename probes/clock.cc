@@ -1,5 +1,7 @@
 // clock: do the hosts' clocks agree? Reads each host's offset from its reference and its
-// synchronisation state (chronyc tracking), and the capture timestamps of every machine
+// synchronisation state from whichever view the host has - chronyc tracking, linuxptp
+// (phc2sys/ptp4l logs, pmc), chronyc sources or ntpq -p, and says which - and the capture
+// timestamps of every machine
 // (captured_at): for one sample index each machine read its own clock at about the same
 // moment, so a host whose timestamps sit apart from the rest has a clock that does.
 //
@@ -14,6 +16,8 @@
 
 #include <cmath>
 #include <map>
+#include <set>
+#include <string>
 
 #include "probes/fleet_probe.h"
 
@@ -27,7 +31,8 @@ constexpr double k_ms_per_s = 1e3;
 
 struct Survey {
   std::size_t hosts = 0;
-  std::size_t with_chrony = 0;  // hosts with chronyc tracking (offset or sync state)
+  std::size_t with_clock = 0;   // hosts whose clock view gave an offset or a sync state
+  std::set<std::string> views;  // the clock views read (model::ClockState::source)
   FleetStats offsets;           // offset from the reference, seconds
   // Capture-time skew: per sample index, each host against the median of every machine.
   std::map<std::string, std::vector<double>> skews;  // host -> deviation per sample, seconds
@@ -143,10 +148,14 @@ void judge_host(const Survey& fleet, const model::Host& host, const Tolerances& 
                 Judgement& judgement) {
   const auto& clock = host.clock;
   if (clock.synchronised && !*clock.synchronised) {
+    const std::string reference = clock.reference.empty() ? "none" : clock.reference;
+    const bool tracking = clock.source.empty() || clock.source == source::k_chronyc_tracking;
     judgement.find(
         "clock-unsynchronised", {host.entity()}, judgement.limit("unsynchronised_strength"),
-        fmt::format("{} is not synchronised (leap status \"{}\", reference {})", host.name,
-                    clock.leap_status, clock.reference.empty() ? "none" : clock.reference));
+        tracking ? fmt::format("{} is not synchronised (leap status \"{}\", reference {})",
+                               host.name, clock.leap_status, reference)
+                 : fmt::format("{} is not synchronised ({} per {}, reference {})", host.name,
+                               clock.leap_status, clock.source, reference));
   }
   Excess excess;
   offset_excess(fleet, host, limits, excess);
@@ -158,6 +167,17 @@ void judge_host(const Survey& fleet, const model::Host& host, const Tolerances& 
   }
 }
 
+bool only_tracking(const Survey& fleet) {
+  return fleet.views.empty() || fleet.views == std::set<std::string>{source::k_chronyc_tracking};
+}
+
+std::string views_label(const Survey& fleet) {
+  if (only_tracking(fleet)) {
+    return source::k_chronyc_tracking;
+  }
+  return fmt::format("{}", fmt::join(fleet.views, ", "));
+}
+
 class ClockProbe final : public FleetProbe<Survey> {
  public:
   ClockProbe()
@@ -165,7 +185,8 @@ class ClockProbe final : public FleetProbe<Survey> {
             {.id = "clock",
              .description = "Clock offset, synchronisation and capture-time skew per host",
              .cost = CostClass::Passive,
-             .reads = {source::k_chronyc_tracking, source::k_captured_at},
+             .reads = {source::k_chronyc_tracking, source::k_chronyc_sources, source::k_ntpq,
+                       source::k_pmc, source::k_ptp4l_log, source::k_captured_at},
              .findings = {"clock-offset", "clock-unsynchronised"},
              .clearing = "clock-ok",
              .thresholds = {"offset_tolerance", "capture_skew_tolerance", "skew_min_machines",
@@ -182,7 +203,8 @@ class ClockProbe final : public FleetProbe<Survey> {
         offsets.push_back(*host.clock.offset_s);
       }
       if (host.clock.offset_s || host.clock.synchronised) {
-        ++fleet.with_chrony;
+        ++fleet.with_clock;
+        fleet.views.insert(host.clock.source);
       }
     }
     fleet.offsets = fleet_stats(offsets);
@@ -193,7 +215,7 @@ class ClockProbe final : public FleetProbe<Survey> {
   // Capture skew compares the whole fleet at once: every host it reaches is judged, so it
   // never leaves part of the fleet unjudged (no partial note), but it may judge on its own.
   std::vector<Coverage> coverage(const Survey& fleet) const override {
-    return {{"hosts", "chronyc tracking", fleet.with_chrony, fleet.hosts},
+    return {{"hosts", views_label(fleet), fleet.with_clock, fleet.hosts},
             {"machines", "captured_at", fleet.skews.size(), fleet.skews.size(), false}};
   }
 
@@ -208,10 +230,10 @@ class ClockProbe final : public FleetProbe<Survey> {
     const Tolerances limits = tolerances(fleet, judgement);
     Clearance clear;
     clear.summary = fmt::format(
-        "{} hosts synchronised; offsets median {:.3g} ms (tolerance {:.3g} ms); capture "
+        "{} hosts synchronised{}; offsets median {:.3g} ms (tolerance {:.3g} ms); capture "
         "times within {:.3g} s of the fleet",
-        fleet.with_chrony, fleet.offsets.median * k_ms_per_s, limits.offset * k_ms_per_s,
-        limits.skew);
+        fleet.with_clock, only_tracking(fleet) ? "" : " (read via " + views_label(fleet) + ")",
+        fleet.offsets.median * k_ms_per_s, limits.offset * k_ms_per_s, limits.skew);
     clear.strength = judgement.limit("ok_strength");
     return clear;
   }

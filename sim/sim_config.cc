@@ -70,6 +70,32 @@ Result<QosTool> parse_qos_tool(const std::string& text) {
                     "unknown QoS tool '" + name + "' (known: auto, mlnx_qos, dcb, none)", text);
 }
 
+Result<std::vector<ClockView>> parse_clock_views(const std::string& text) {
+  const std::pair<std::string_view, ClockView> known[] = {
+      {"chrony", ClockView::ChronyTracking},
+      {"ptp", ClockView::PtpLog},
+      {"pmc", ClockView::Pmc},
+      {"chrony-sources", ClockView::ChronySources},
+      {"ntpq", ClockView::Ntpq}};
+  std::vector<ClockView> views;
+  for (const std::string_view raw : split(text, ',')) {
+    const std::string name = to_lower(trim(raw));
+    const auto* match = std::find_if(std::begin(known), std::end(known),
+                                     [&name](const auto& entry) { return entry.first == name; });
+    if (match == std::end(known)) {
+      return make_error(
+          ErrorCode::InvalidArgument,
+          "unknown clock view '" + name + "' (known: chrony, ptp, pmc, chrony-sources, ntpq)",
+          text);
+    }
+    views.push_back(match->second);
+  }
+  if (views.empty()) {
+    return make_error(ErrorCode::InvalidArgument, "no clock view given", text);
+  }
+  return views;
+}
+
 FaultRequest parse_fault_request(const std::string& text) {
   const size_t at = text.find('@');
   if (at == std::string::npos) {

@@ -17,6 +17,10 @@ enum class Vendor { Mlx5, Bnxt };
 // only be inferred from counters.
 enum class QosTool { Auto, MlnxQos, Dcb, None };
 
+// How a host's clock was captured: chronyc tracking, or another view a real fleet gives
+// (linuxptp's phc2sys log, pmc, chronyc sources, ntpq -pn).
+enum class ClockView { ChronyTracking, PtpLog, Pmc, ChronySources, Ntpq };
+
 struct FaultRequest {
   std::string id;      // a cause id of spec/diagnosis.md, or "healthy"
   std::string entity;  // "" = chosen by the seed; else an entity name ("nic:h/dev", "leaf1", ...)
@@ -29,6 +33,7 @@ struct SimConfig {
   double oversubscription = 1.0;   // downlink : uplink capacity of every leaf
   std::vector<Vendor> vendors = {Vendor::Mlx5};
   QosTool qos_tool = QosTool::Auto;
+  std::vector<ClockView> clock_views = {ClockView::ChronyTracking};  // assigned to hosts in turn
   std::size_t samples = 2;
   double interval_s = 30.0;
   std::vector<FaultRequest> faults;  // empty = healthy
@@ -43,6 +48,8 @@ Result<double> parse_oversubscription(const std::string& text);
 Result<std::vector<Vendor>> parse_vendors(const std::string& text);
 // "auto", "mlnx_qos", "dcb" or "none". InvalidArgument otherwise.
 Result<QosTool> parse_qos_tool(const std::string& text);
+// "chrony,ptp,pmc,chrony-sources,ntpq" -> views. InvalidArgument names the unknown one.
+Result<std::vector<ClockView>> parse_clock_views(const std::string& text);
 // "pfc-storm@nic:node01/mlx5_0" -> {id, entity}.
 FaultRequest parse_fault_request(const std::string& text);
 

@@ -60,7 +60,10 @@ Status write_host(const Fabric& fabric, const Host& host, TreeWriter& writer,
     put(dir + "sos_commands/networking/ip_-d_address", ip_address(host));
     put(dir + "sos_commands/infiniband/ibv_devinfo_-v", ibv_devinfo(host));
     put(dir + "sos_commands/infiniband/rdma_link_show", rdma_link_show(host));
-    put(dir + "sos_commands/chrony/chronyc_tracking", chronyc_tracking(fabric, host, host_time, k));
+    const auto index = static_cast<std::size_t>(&host - fabric.hosts.data());
+    const ClockView view = fabric.clock_views[index % fabric.clock_views.size()];
+    const auto [clock_path, clock_text] = clock_view_output(fabric, host, view, host_time, k);
+    put(dir + clock_path, clock_text);
     put(dir + "sos_commands/lldp/lldpcli_show_neighbors_-f_json", lldp_neighbors(fabric, host));
   }
   return status;

@@ -98,6 +98,7 @@ struct Fabric {
   std::size_t leaf_count = 0;
   int roce_priority = 3;
   QosTool qos_tool = QosTool::Auto;
+  std::vector<ClockView> clock_views = {ClockView::ChronyTracking};
   double start_time = 0.0;  // true time of the first sample
   double interval_s = 30.0;
   std::size_t samples = 2;

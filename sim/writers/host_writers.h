@@ -32,6 +32,12 @@ std::vector<std::pair<std::string, std::string>> dcb_show(const Nic& nic, int ro
 // `chronyc tracking` as the host sees it at `host_time` (its own clock).
 std::string chronyc_tracking(const Fabric& fabric, const Host& host, double host_time,
                              std::size_t sample);
+// The host's clock as `view` shows it: {path in the sample, text}. chronyc tracking as above;
+// phc2sys's log (var/log/phc2sys.log), pmc TIME_STATUS_NP, chronyc sources or ntpq -pn, each
+// locked with a small offset, or unlocked carrying the host's drift when its clock is not synced.
+std::pair<std::string, std::string> clock_view_output(const Fabric& fabric, const Host& host,
+                                                      ClockView view, double host_time,
+                                                      std::size_t sample);
 // `lldpcli show neighbors -f json`: one entry per NIC, the leaf port at the far end.
 std::string lldp_neighbors(const Fabric& fabric, const Host& host);
 

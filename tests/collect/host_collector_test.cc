@@ -87,10 +87,23 @@ class FakeRootCollect : public ::testing::Test {
     m_runner.set("ip -d address", ok_output("1: lo: <LOOPBACK,UP> mtu 65536\n"));
     m_runner.set("ip route show table all", ok_output("default via 10.0.0.1 dev eth9\n"));
     m_runner.set("mlnx_qos -i ens1f0np0", ok_output("DCBX mode: OS controlled\n"));
+    // iproute2's dcb answers for any driver, the Broadcom netdev included (here only its PFC).
+    for (const char* netdev : {"ens1f0np0", "ens2f0np0"}) {
+      for (const char* object : {"pfc", "apptrust", "app", "ets"}) {
+        CommandOutput unsupported;
+        unsupported.exit_code = 1;
+        unsupported.err = "Attribute read: Operation not supported\n";
+        m_runner.set(std::string("dcb ") + object + " show dev " + netdev, unsupported);
+      }
+    }
+    m_runner.set("dcb pfc show dev ens2f0np0",
+                 ok_output("pfc-cap 8 macsec-bypass off delay 0\nprio-pfc 0:off 1:off 2:off 3:on "
+                           "4:off 5:off 6:off 7:off\n"));
     CommandOutput chrony_down;
     chrony_down.exit_code = 1;
     chrony_down.err = "506 Cannot talk to daemon\n";
     m_runner.set("chronyc tracking", chrony_down);
+    m_runner.set("chronyc sources", chrony_down);  // one daemon down, both views fail
   }
 
   std::string m_root;
@@ -117,7 +130,8 @@ TEST_F(FakeRootCollect, TwoSamplesAnIntervalApartHoldEveryCounterOfBothVendors) 
           "/sys/class/infiniband/bnxt_re0/device/net/ens2f0np0/ifindex",
           "/sys/class/net/ens2f0np0/statistics/rx_bytes", "/sys/class/net/eth9/mtu",
           "/sos_commands/networking/ethtool_-S_ens1f0np0", "/sos_commands/networking/ip_-d_address",
-          "/sos_commands/mellanox/mlnx_qos_-i_ens1f0np0", "/netdoctor_collect.log"}) {
+          "/sos_commands/mellanox/mlnx_qos_-i_ens1f0np0",
+          "/sos_commands/networking/dcb_pfc_show_dev_ens2f0np0", "/netdoctor_collect.log"}) {
       EXPECT_TRUE(std::filesystem::exists(dir + file)) << dir + file;
     }
     EXPECT_FALSE(std::filesystem::exists(dir + "/sys/class/net/eth8")) << "down, not RDMA";

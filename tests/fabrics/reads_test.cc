@@ -74,6 +74,10 @@ const World& world() {
     const auto mixed = netdoctor::testing::simulate(
         "reads", "--hosts 4 --nics 2 --hosts-per-leaf 2 --samples 3 --vendors mlx5,bnxt");
     paths.emplace_back("sim-mixed", mixed.path);
+    // Every clock view a real fleet gives (linuxptp, pmc, chronyc sources, ntpq), one per host.
+    const auto clocks = netdoctor::testing::simulate(
+        "reads-clocks", "--hosts 5 --nics 1 --clock-views chrony,ptp,pmc,chrony-sources,ntpq");
+    paths.emplace_back("sim-clock-views", clocks.path);
     for (const auto& [name, path] : paths) {
       auto bundle = open_bundle(path);
       EXPECT_TRUE(bundle.ok()) << path << ": " << bundle.error().describe();

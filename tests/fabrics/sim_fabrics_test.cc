@@ -141,6 +141,29 @@ std::vector<SimCase> qos_tool_cases() {
   return out;
 }
 
+// Clocks read through every view a real fleet gives, one view per host in turn: a skewed host is
+// found whichever view it has, and a healthy fleet stays healthy.
+std::vector<SimCase> clock_view_cases() {
+  std::vector<SimCase> out;
+  for (const std::string fault : {"clock-skew", "healthy"}) {
+    out.push_back(SimCase{"clock_views_" + test_name(fault),
+                          "--hosts 10 --nics 2 --clock-views ptp,pmc,chrony-sources,ntpq,chrony "
+                          "--fault " +
+                              fault + " --seed 37"});
+  }
+  for (const std::string view : {"ptp", "pmc", "chrony-sources", "ntpq"}) {
+    out.push_back(
+        SimCase{"clock_skew_only_" + test_name(view),
+                "--hosts 6 --nics 2 --clock-views " + view + " --fault clock-skew --seed 41"});
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(ClockViews, SimFabric, ::testing::ValuesIn(clock_view_cases()),
+                         [](const ::testing::TestParamInfo<SimCase>& param_info) {
+                           return param_info.param.name;
+                         });
+
 INSTANTIATE_TEST_SUITE_P(QosTools, SimFabric, ::testing::ValuesIn(qos_tool_cases()),
                          [](const ::testing::TestParamInfo<SimCase>& param_info) {
                            return param_info.param.name;

@@ -224,6 +224,26 @@ TEST(QosConfig, WithoutAConfigToolPfcIsInferredFromPauseFrames) {
   EXPECT_EQ(weak[0].strength, 0.0);
 }
 
+// Hosts on PTP: the clock view is named, and an unlocked servo is an unsynchronised clock.
+TEST(Clock, LinuxptpHostsAreJudgedAndTheViewIsNamed) {
+  model::Fabric fabric = healthy_fleet();
+  for (auto& host : fabric.hosts) {
+    host.clock.source = "ptp4l log";
+    host.clock.leap_status = "linuxptp locked";
+  }
+  auto clean = with_signal(run_probe("clock", fabric), "clock-ok");
+  ASSERT_EQ(clean.size(), 1u);
+  EXPECT_NE(clean[0].summary.find("read via ptp4l log"), std::string::npos) << clean[0].summary;
+  auto& host = fabric.hosts[3];
+  host.clock.synchronised = false;
+  host.clock.leap_status = "linuxptp not locked";
+  auto unsync = with_signal(run_probe("clock", fabric), "clock-unsynchronised");
+  ASSERT_EQ(unsync.size(), 1u);
+  EXPECT_EQ(unsync[0].entities[0], host.entity());
+  EXPECT_NE(unsync[0].summary.find("linuxptp not locked per ptp4l log"), std::string::npos)
+      << unsync[0].summary;
+}
+
 TEST(Clock, HostOffsetAndCaptureSkew) {
   model::Fabric fabric = healthy_fleet();
   auto& host = fabric.hosts[1];

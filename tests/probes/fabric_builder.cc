@@ -137,6 +137,7 @@ model::Fabric healthy_fleet(const FleetSpec& spec) {
     }
     host.clock.offset_s = 2e-5 * wiggle(h);
     host.clock.synchronised = true;
+    host.clock.source = "chronyc tracking";
     host.clock.leap_status = "Normal";
     host.clock.reference = "0A000101 (10.0.1.1)";
     int leaf_index = h / hosts_per_leaf;
