@@ -98,6 +98,8 @@ const CounterMapping* CounterMap::find(std::string_view counter) const {
 
 Result<CounterTable> CounterTable::parse(std::string_view text, std::string_view file_name) {
   std::map<std::string, RawVendorRows, std::less<>> raw;
+  // Per vendor and source, how many rows so far map to each metric (CounterMapping::rank).
+  std::map<std::string, std::array<std::map<MetricKey, int>, k_counter_source_count>> ranks;
   std::size_t row_count = 0;
   std::size_t line_number = 0;
   for (auto line : split(text, '\n')) {
@@ -178,9 +180,11 @@ Result<CounterTable> CounterTable::parse(std::string_view text, std::string_view
       std::string name = placeholder == nullptr
                              ? std::string(counter)
                              : replace_all(counter, placeholder->token, std::to_string(index));
-      RawRow row{CounterMapping{MetricKey{std::string(metric), placeholder ? index : -1}, *scale,
-                                std::string(unit), known_metric_id(metric)},
-                 line_number};
+      MetricKey key{std::string(metric), placeholder ? index : -1};
+      const int rank = ranks[std::string(vendor)][static_cast<std::size_t>(*source)][key]++;
+      RawRow row{
+          CounterMapping{std::move(key), *scale, std::string(unit), known_metric_id(metric), rank},
+          line_number};
       auto [it, inserted] = rows.emplace(name, std::move(row));
       if (!inserted) {
         return row_error(file_name, line_number,

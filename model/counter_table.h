@@ -31,6 +31,9 @@ struct CounterMapping {
   // key.name's place among the known metric names (model/metric_names.h), looked up once here
   // rather than for every value loaded.
   std::optional<KnownMetricId> known_name;
+  // Rows of one vendor and source that share a metric are alternatives in table order: the
+  // number of such rows above this one (0 = the preferred counter).
+  int rank = 0;
 };
 
 // The rows that apply to one vendor and source: the vendor's own rows over the "any" rows.

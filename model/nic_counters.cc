@@ -1,5 +1,8 @@
 #include "model/nic_counters.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "base/strings.h"
 #include "model/source_names.h"
 #include "model/sysfs_paths.h"
@@ -20,9 +23,42 @@ void add_mapped(MetricValues::Builder& values, const CounterMapping& mapping, st
   }
 }
 
+// Counters mapped to a NIC sample's values. Of rows sharing a metric the table's first wins
+// wherever the capture has its counter, whatever order the capture lists them in: the
+// alternatives (rank > 0) are added last, in rank order, and the builder keeps the first.
+class MappedValues {
+ public:
+  explicit MappedValues(MetricValues::Builder& values) : m_values(values) {}
+  void add(const CounterMapping& mapping, std::uint64_t raw) {
+    if (mapping.rank == 0) {
+      add_mapped(m_values, mapping, raw);
+    } else {
+      m_later.push_back({&mapping, raw});
+    }
+  }
+  // Adds the alternatives, once every source was read.
+  void finish() {
+    std::stable_sort(m_later.begin(), m_later.end(), [](const Later& a, const Later& b) {
+      return a.mapping->rank < b.mapping->rank;
+    });
+    for (const Later& later : m_later) {
+      add_mapped(m_values, *later.mapping, later.raw);
+    }
+    m_later.clear();
+  }
+
+ private:
+  struct Later {
+    const CounterMapping* mapping;
+    std::uint64_t raw;
+  };
+  MetricValues::Builder& m_values;
+  std::vector<Later> m_later;
+};
+
 void read_counter_dir(SourceLog& log, const SampleSource& sample, const std::string& dir,
                       const CounterMap& map, const std::string& source, Nic& nic,
-                      MetricValues::Builder& out) {
+                      MappedValues& out) {
   auto entries = list_dir(log, sample, dir, source, nic.sources);
   if (!entries) {
     return;
@@ -48,12 +84,12 @@ void read_counter_dir(SourceLog& log, const SampleSource& sample, const std::str
                     nic.sources);
       continue;
     }
-    add_mapped(out, *mapping, *value);
+    out.add(*mapping, *value);
   }
 }
 
 void read_ethtool_stats(SourceLog& log, const SampleSource& sample, const CounterTable& table,
-                        Nic& nic, MetricValues::Builder& values) {
+                        Nic& nic, MappedValues& values) {
   const std::vector<std::string> argv = {"ethtool", "-S", nic.netdev};
   auto text = log.command(sample, argv, source::k_ethtool_stats, nic.sources);
   if (!text) {
@@ -64,7 +100,7 @@ void read_ethtool_stats(SourceLog& log, const SampleSource& sample, const Counte
   const Status parsed =
       parsers::for_each_ethtool_stat(*text, [&](std::string_view name, std::uint64_t value) {
         if (const auto* mapping = map.find(name)) {
-          add_mapped(values, *mapping, value);
+          values.add(*mapping, value);
         }
       });
   if (!parsed.ok()) {
@@ -73,12 +109,8 @@ void read_ethtool_stats(SourceLog& log, const SampleSource& sample, const Counte
   }
 }
 
-}  // namespace
-
-CounterSample read_nic_counters(SourceLog& log, const SampleSource& sample,
-                                const CounterTable& table, double captured_at, Nic& nic) {
-  MetricValues::Builder values;
-  values.reserve(k_values_per_sample);
+void read_nic_sources(SourceLog& log, const SampleSource& sample, const CounterTable& table,
+                      Nic& nic, MappedValues& values) {
   if (!nic.netdev.empty()) {
     read_ethtool_stats(log, sample, table, nic, values);
     read_counter_dir(log, sample, k_sysfs_net + nic.netdev + "/statistics",
@@ -94,6 +126,17 @@ CounterSample read_nic_counters(SourceLog& log, const SampleSource& sample,
                      table.map_for(nic.vendor, CounterSource::IbCounters), source::k_sysfs_counters,
                      nic, values);
   }
+}
+
+}  // namespace
+
+CounterSample read_nic_counters(SourceLog& log, const SampleSource& sample,
+                                const CounterTable& table, double captured_at, Nic& nic) {
+  MetricValues::Builder values;
+  values.reserve(k_values_per_sample);
+  MappedValues mapped(values);
+  read_nic_sources(log, sample, table, nic, mapped);
+  mapped.finish();
   return CounterSample{captured_at, std::move(values).finish()};
 }
 
