@@ -22,6 +22,8 @@ inline const std::string k_dcb = "dcb";                   // iproute2 dcb: PFC, 
 inline const std::string k_ip_address = "ip address";     // addresses, MTU, operstate
 inline const std::string k_chronyc_tracking = "chronyc tracking";
 inline const std::string k_lldpcli = "lldpcli";  // the host's LLDP neighbours
+inline const std::string k_lspci = "lspci";      // lspci -vvv: PCIe LnkCap / LnkSta
+inline const std::string k_dmesg = "dmesg";      // kernel log: PCIe bandwidth warnings
 
 // Hosts: sysfs.
 inline const std::string k_sysfs_infiniband = "sysfs infiniband";    // the RDMA device listing
@@ -29,7 +31,8 @@ inline const std::string k_sysfs_fw_ver = "sysfs fw_ver";            // <device>
 inline const std::string k_sysfs_port = "sysfs port";                // state, rate, link layer
 inline const std::string k_sysfs_hw_counters = "sysfs hw_counters";  // <port>/hw_counters
 inline const std::string k_sysfs_counters = "sysfs counters";        // <port>/counters (IB PMA)
-inline const std::string k_sysfs_net = "sysfs net";  // /sys/class/net/<netdev> values and stats
+inline const std::string k_sysfs_net = "sysfs net";    // /sys/class/net/<netdev> values and stats
+inline const std::string k_sysfs_pcie = "sysfs pcie";  // <netdev>/device/*_link_{width,speed}
 
 // Every machine: the time of each sample.
 inline const std::string k_captured_at = "captured_at";

@@ -62,6 +62,8 @@ Status write_host(const Fabric& fabric, const Host& host, TreeWriter& writer,
     put(dir + "sos_commands/infiniband/rdma_link_show", rdma_link_show(host));
     put(dir + "sos_commands/chrony/chronyc_tracking", chronyc_tracking(fabric, host, host_time, k));
     put(dir + "sos_commands/lldp/lldpcli_show_neighbors_-f_json", lldp_neighbors(fabric, host));
+    put(dir + "sos_commands/pci/lspci_-vvv", lspci_vvv(host));
+    put(dir + "sos_commands/kernel/dmesg", dmesg(host));
   }
   return status;
 }
