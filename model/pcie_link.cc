@@ -88,8 +88,7 @@ const parsers::KernelLogEvent* bandwidth_event(const parsers::KernelLog& dmesg,
 }
 
 // The kernel's line: a link where nothing else was captured, the limit where one was named.
-void apply_kernel_line(const parsers::KernelLogEvent& event, const std::string& address,
-                       Nic& nic) {
+void apply_kernel_line(const parsers::KernelLogEvent& event, const std::string& address, Nic& nic) {
   record_source(nic.sources, source::k_dmesg, Availability::Observed);
   PcieLink& link = nic.pcie;
   if (link.source.empty()) {

@@ -52,12 +52,12 @@ Shortfall shortfall(const Survey& fleet, const model::Nic& nic, const Judgement&
   out.peer_ceiling = double_mode_of(fleet.ceilings.at(nic_model(nic))).value_or(ceiling);
   std::vector<std::string> reasons;
   if (link.width_downgraded || link.speed_downgraded) {
-    reasons.push_back(fmt::format("capable of {}", link_text(link.max_gt_s, link.max_width,
-                                                              link.capable_gbps)));
+    reasons.push_back(
+        fmt::format("capable of {}", link_text(link.max_gt_s, link.max_width, link.capable_gbps)));
   }
   if (link.kernel_limited && !link.limited_at.empty()) {
-    reasons.push_back(fmt::format("the kernel reports it limited by the link at {}",
-                                  link.limited_at));
+    reasons.push_back(
+        fmt::format("the kernel names the bottleneck, the link at {}", link.limited_at));
   }
   if (ceiling < out.peer_ceiling * judgement.limit("min_peer_share")) {
     reasons.push_back(fmt::format("its {} peers of model {} reach {} Gb/s",
@@ -84,13 +84,13 @@ void judge_nic(const Survey& fleet, const model::Nic& nic, Judgement& judgement)
     judgement.find(
         "pcie-link-degraded", nic_entities(nic, false),
         saturating(needed / ceiling - 1.0, judgement.limit("shortfall_half_strength")),
-        fmt::format("{} PCIe link trained at {} ({}): a ceiling of {} Gb/s below {} Gb/s{}",
+        fmt::format("{} PCIe link trained at {}; {}: a ceiling of {} Gb/s below {} Gb/s{}",
                     nic_label(nic), trained, below.why, human(ceiling), human(needed),
                     port ? " of its port" : " of its peers"),
         ceiling, needed, "Gb/s");
-  } else if (link.kernel_limited && (link.source == source::k_dmesg ||
-                                      ceiling < below.peer_ceiling *
-                                                    judgement.limit("min_peer_share"))) {
+  } else if (link.kernel_limited &&
+             (link.source == source::k_dmesg ||
+              ceiling < below.peer_ceiling * judgement.limit("min_peer_share"))) {
     // The kernel's word, with the port still carried: a NIC unlike its peers, or one whose
     // present link was not captured (a fleet at x8 by design logs the same line everywhere).
     judgement.find("pcie-bandwidth-warning", nic_entities(nic, false),
@@ -109,13 +109,12 @@ class PcieProbe final : public FleetProbe<Survey> {
                     .description = "NIC PCIe links trained below capability, capping the port",
                     .cost = CostClass::Config,
                     .reads = {source::k_sysfs_pcie, source::k_lspci, source::k_dmesg,
-                              source::k_ethtool_info, source::k_ethtool_link,
-                              source::k_ibv_devinfo, source::k_sysfs_port, source::k_sysfs_net},
+                              source::k_ethtool_info, source::k_ethtool_link, source::k_ibv_devinfo,
+                              source::k_sysfs_port, source::k_sysfs_net},
                     .findings = {"pcie-link-degraded", "pcie-bandwidth-warning"},
                     .clearing = "pcie-link-ok",
-                    .thresholds = {"min_ceiling_ratio", "min_peer_share",
-                                   "shortfall_half_strength", "kernel_warning_strength",
-                                   "ok_strength"}}) {}
+                    .thresholds = {"min_ceiling_ratio", "min_peer_share", "shortfall_half_strength",
+                                   "kernel_warning_strength", "ok_strength"}}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {

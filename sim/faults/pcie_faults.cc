@@ -28,8 +28,8 @@ Status inject_pcie_degraded(FaultContext& context) {
   Nic& nic = context.fabric.hosts[context.target.host].nics[context.target.nic];
   // The ceiling in Gb/s against the line rate: perftest through it tops out there, and the
   // collective traffic it carries is held back a little (its ring waits on it).
-  const double ceiling = static_cast<double>(pcie_kernel_mbps(nic.pcie_gt_s, nic.pcie_width)) /
-                         1000.0;
+  const double ceiling =
+      static_cast<double>(pcie_kernel_mbps(nic.pcie_gt_s, nic.pcie_width)) / 1000.0;
   const double share = std::min(1.0, ceiling / static_cast<double>(nic.rated_gbps));
   nic.perf_bw_factor *= share;
   scale_traffic(nic, context.rng.uniform(0.85, 0.95));

@@ -55,8 +55,8 @@ std::string lspci_vvv(const Host& host) {
         "\tKernel driver in use: {}\n"
         "\tKernel modules: {}\n\n",
         nic.pci.substr(5), device_name(nic), device_name(nic), lspci_rate(nic.pcie_max_gt_s),
-        nic.pcie_max_width, lspci_rate(nic.pcie_gt_s), slow ? " (downgraded)" : "",
-        nic.pcie_width, narrow ? " (downgraded)" : "", driver, driver);
+        nic.pcie_max_width, lspci_rate(nic.pcie_gt_s), slow ? " (downgraded)" : "", nic.pcie_width,
+        narrow ? " (downgraded)" : "", driver, driver);
   }
   return out;
 }
@@ -76,10 +76,10 @@ std::string dmesg(const Host& host) {
           at + 0.0002, driver, nic.pci, gbps_text(available), nic.pcie_gt_s, nic.pcie_width,
           nic.pci, gbps_text(capable), nic.pcie_max_gt_s, nic.pcie_max_width);
     } else {
-      out += fmt::format("[{:12.6f}] {} {}: {} Gb/s available PCIe bandwidth ({:.1f} GT/s PCIe x{} "
-                         "link)\n",
-                         at + 0.0002, driver, nic.pci, gbps_text(available), nic.pcie_gt_s,
-                         nic.pcie_width);
+      out += fmt::format(
+          "[{:12.6f}] {} {}: {} Gb/s available PCIe bandwidth ({:.1f} GT/s PCIe x{} "
+          "link)\n",
+          at + 0.0002, driver, nic.pci, gbps_text(available), nic.pcie_gt_s, nic.pcie_width);
     }
     at += 0.241;
   }

@@ -74,8 +74,7 @@ TEST(PcieLinks, LspciAtTheBusAddressWhereSysfsWasNotCaptured) {
 TEST(PcieLinks, SysfsFirstAndTheKernelNamesAnUpstreamBottleneck) {
   MemBundle b = one_nic("0000:01:00.0");
   sysfs_link(b, "16", "16", "16.0 GT/s PCIe", "16.0 GT/s PCIe");
-  b.command("node01", "0", {"dmesg"},
-            parser_data("dmesg_mlx5_cx6_ocp3_pcie_limited_x16_slot.txt"));
+  b.command("node01", "0", {"dmesg"}, parser_data("dmesg_mlx5_cx6_ocp3_pcie_limited_x16_slot.txt"));
   const Nic& nic = load(b).hosts.at(0).nics.at(0);
   EXPECT_EQ(nic.pcie.source, source::k_sysfs_pcie);
   EXPECT_EQ(nic.pcie.generation, 4u);

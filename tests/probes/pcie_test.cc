@@ -49,7 +49,7 @@ TEST(Pcie, OneGenerationDownBelowItsPeersIsAFindingToo) {
 TEST(Pcie, FleetAtX8ByDesignThatCarriesItsPortsIsHealthy) {
   model::Fabric fabric = healthy_fleet();
   model::PcieLink x8 = pcie_link(32.0, 8, 32.0, 16);  // ~252 Gb/s, a 200G port
-  x8.kernel_limited = true;  // the kernel says so at every boot
+  x8.kernel_limited = true;                           // the kernel says so at every boot
   set_all(fabric, x8);
   for (auto& host : fabric.hosts) {
     for (auto& nic : host.nics) {
@@ -88,7 +88,7 @@ TEST(Pcie, UpstreamBridgeCapsANicWhoseOwnLinkIsFine) {
   nic.pcie.ceiling_gbps = 252.048;  // the kernel's "available" figure
   const auto found = with_signal(run_probe("pcie", fabric), "pcie-link-degraded");
   ASSERT_EQ(found.size(), 1u);
-  EXPECT_NE(found[0].summary.find("limited by the link at 0000:00:03.1"), std::string::npos)
+  EXPECT_NE(found[0].summary.find("the bottleneck, the link at 0000:00:03.1"), std::string::npos)
       << found[0].summary;
 }
 
