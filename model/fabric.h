@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -50,6 +51,28 @@ struct ClockState {
   std::optional<int> stratum;
 };
 
+// A NIC's PCIe link: what it trained at against what it (and its slot) can do. Read from sysfs
+// (<netdev>/device/current_link_width and the like), else from `lspci -vvv` by the NIC's bus
+// address; the kernel's "available PCIe bandwidth ... limited by" line (dmesg) corroborates it
+// and may name an upstream bridge as the bottleneck. Empty `source` when nothing was captured.
+struct PcieLink {
+  std::string source;                       // source::k_sysfs_pcie, k_lspci or k_dmesg
+  std::optional<std::uint32_t> width;       // lanes trained
+  std::optional<std::uint32_t> max_width;   // lanes it is capable of
+  std::optional<double> gt_s;               // per-lane rate trained
+  std::optional<double> max_gt_s;           // per-lane rate it is capable of
+  std::optional<std::uint32_t> generation;  // of the trained rate (parsers/pcie.h)
+  // Usable Gb/s per direction: width x GT/s x encoding of the trained link, lowered to the
+  // kernel's "available" figure when an upstream link limits it; and the same at capability.
+  std::optional<double> ceiling_gbps;
+  std::optional<double> capable_gbps;
+  bool width_downgraded = false;  // trained narrower than it can
+  bool speed_downgraded = false;  // trained slower than it can
+  // The kernel's PCIe bandwidth warning naming this NIC ("limited by ... at <address>").
+  bool kernel_limited = false;
+  std::string limited_at;  // the bottleneck link's PCI address (the NIC's own or a bridge)
+};
+
 struct Nic {
   std::string host;
   std::string device;  // RDMA device ("mlx5_0", "rocep90s0f0", "bnxt_re1"); empty if none
@@ -82,6 +105,7 @@ struct Nic {
 
   std::vector<CounterSample> samples;  // canonical metrics, one per host sample
   SourceMap sources;
+  PcieLink pcie;
 
   // Entity names (model/entity_names.h).
   std::string nic_entity() const;     // "nic:<host>/<device>" (falls back to netdev)

@@ -7,6 +7,7 @@
 #include "model/nic_counters.h"
 #include "model/nic_discovery.h"
 #include "model/nic_vendor.h"
+#include "model/pcie_link.h"
 #include "model/sample_times.h"
 #include "model/source_reading.h"
 
@@ -65,6 +66,7 @@ Host load_host(const std::string& name, const std::vector<MachineSample>& sample
   for (const auto& seed : seeds) {
     host.nics.push_back(configured_nic(log, latest, out, name, seed));
   }
+  fill_pcie_links(log, latest, host);
 
   for (const auto& timed : series) {
     host.captured_at.push_back(timed.at);

@@ -27,6 +27,8 @@ inline const std::string k_ntpq = "ntpq";            // ntpq -p / -pn (ntpd, ntp
 inline const std::string k_pmc = "pmc";              // linuxptp pmc GET TIME_STATUS_NP ...
 inline const std::string k_ptp4l_log = "ptp4l log";  // var/log/ptp4l.log, phc2sys.log
 inline const std::string k_lldpcli = "lldpcli";      // the host's LLDP neighbours
+inline const std::string k_lspci = "lspci";          // lspci -vvv: PCIe LnkCap / LnkSta
+inline const std::string k_dmesg = "dmesg";          // kernel log: PCIe bandwidth warnings
 
 // Hosts: sysfs.
 inline const std::string k_sysfs_infiniband = "sysfs infiniband";    // the RDMA device listing
@@ -34,7 +36,8 @@ inline const std::string k_sysfs_fw_ver = "sysfs fw_ver";            // <device>
 inline const std::string k_sysfs_port = "sysfs port";                // state, rate, link layer
 inline const std::string k_sysfs_hw_counters = "sysfs hw_counters";  // <port>/hw_counters
 inline const std::string k_sysfs_counters = "sysfs counters";        // <port>/counters (IB PMA)
-inline const std::string k_sysfs_net = "sysfs net";  // /sys/class/net/<netdev> values and stats
+inline const std::string k_sysfs_net = "sysfs net";    // /sys/class/net/<netdev> values and stats
+inline const std::string k_sysfs_pcie = "sysfs pcie";  // <netdev>/device/*_link_{width,speed}
 
 // Every machine: the time of each sample.
 inline const std::string k_captured_at = "captured_at";

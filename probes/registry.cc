@@ -10,6 +10,7 @@ std::unique_ptr<Probe> make_retransmits_probe();
 std::unique_ptr<Probe> make_link_errors_probe();
 std::unique_ptr<Probe> make_link_margin_probe();
 std::unique_ptr<Probe> make_link_speed_probe();
+std::unique_ptr<Probe> make_pcie_probe();
 std::unique_ptr<Probe> make_utilization_ecmp_probe();
 std::unique_ptr<Probe> make_oversubscription_probe();
 std::unique_ptr<Probe> make_mtu_probe();
@@ -33,6 +34,7 @@ void register_builtin_probes(ProbeRegistry& registry) {
            make_link_errors_probe,
            make_link_margin_probe,
            make_link_speed_probe,
+           make_pcie_probe,
            make_utilization_ecmp_probe,
            make_oversubscription_probe,
            make_mtu_probe,

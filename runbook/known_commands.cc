@@ -96,6 +96,7 @@ std::vector<KnownCommand> make_table() {
        "mlx5 link: speed, FEC, BER and error counters (-c), module (-m), eye (-e)"},
       {"mlxconfig", {"query"}, flags({"-d="}), h, "mlx5 firmware configuration"},
       {"lspci", {}, flags({"-s=", "-vv", "-v"}), h, "PCIe link speed and width of the NIC"},
+      {"dmesg", {}, flags({"-T"}), h, "kernel log: PCIe bandwidth warnings, link flaps"},
       {"chronyc", {"tracking"}, flags({"-n"}), h, "clock offset against the reference"},
       {"chronyc", {"sources"}, flags({"-n", "-v"}), h, "time sources and their state"},
       {"chronyc", {"sourcestats"}, flags({"-n", "-v"}), h, "time source drift statistics"},

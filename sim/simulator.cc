@@ -65,6 +65,8 @@ Status write_host(const Fabric& fabric, const Host& host, TreeWriter& writer,
     const auto [clock_path, clock_text] = clock_view_output(fabric, host, view, host_time, k);
     put(dir + clock_path, clock_text);
     put(dir + "sos_commands/lldp/lldpcli_show_neighbors_-f_json", lldp_neighbors(fabric, host));
+    put(dir + "sos_commands/pci/lspci_-vvv", lspci_vvv(host));
+    put(dir + "sos_commands/kernel/dmesg", dmesg(host));
   }
   return status;
 }

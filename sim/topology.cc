@@ -43,6 +43,8 @@ Nic make_nic(const SimConfig& config, Vendor vendor, Mlx5Style style, std::size_
   nic.vendor_part_id = model.vendor_part_id;
   nic.rated_gbps = nic.speed_gbps = model.rated_gbps;
   nic.rated_lanes = nic.lanes = model.lanes;
+  // A well-built server: gen5 x16 for a 400G NIC, gen4 x16 below, both above line rate.
+  nic.pcie_gt_s = nic.pcie_max_gt_s = model.rated_gbps >= 400 ? 32.0 : 16.0;
   nic.mac = mac_address(vendor, rng.next_u64());
   nic.node_guid = (vendor == Vendor::Bnxt ? 0x020af7fffe000000ull : 0x0c42a10300000000ull) |
                   (rng.next_u64() & 0xffffffull);

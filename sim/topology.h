@@ -42,6 +42,11 @@ struct Nic {
   double perf_bw_factor = 1.0;  // what faults do to a perftest through this NIC
   double perf_lat_factor = 1.0;
   bool perf_fails = false;
+  // PCIe link as trained and as capable (sysfs current/max_link_*, lspci, dmesg).
+  int pcie_width = 16;
+  int pcie_max_width = 16;
+  double pcie_gt_s = 16.0;
+  double pcie_max_gt_s = 16.0;
   NicRates rates;
   NicRates history;  // long-run average before the fault (for absolute counter values)
 };

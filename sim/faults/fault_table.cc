@@ -25,6 +25,7 @@ const std::vector<FaultSpec>& fault_table() {
       {"addressing-conflict", "timeouts", prepare_addressing_conflict, inject_addressing_conflict},
       {"small-messages", "low-utilization", prepare_small_messages, inject_small_messages},
       {"baseline-regression", "slowdown", prepare_baseline_regression, inject_baseline_regression},
+      {"pcie-degraded", "slowdown", prepare_pcie_degraded, inject_pcie_degraded},
   };
   return k_table;
 }

@@ -47,6 +47,15 @@ using FileSink = std::function<void(std::string_view path, std::string_view cont
 void sysfs_files(const Nic& nic, const Host& host, const NicSnapshot& counters,
                  const FileSink& emit);
 
+// `lspci -vvv`: one Ethernet controller block per NIC, LnkCap against LnkSta.
+std::string lspci_vvv(const Host& host);
+// `dmesg`: each NIC driver's boot-time "available PCIe bandwidth" line (with "limited by" where
+// a link trained below its capability).
+std::string dmesg(const Host& host);
+// The kernel's usable bandwidth of a PCIe link in Mb/s (per-lane rate rounded down first, as
+// drivers/pci/pci.c does): 16 GT/s x16 -> 252048.
+long pcie_kernel_mbps(double gt_s, int width);
+
 // "Wed Dec 02 07:58:31 2026" for a Unix time (UTC), as chrony and date print it.
 std::string format_utc(double unix_time);
 

@@ -132,6 +132,12 @@ void sysfs_files(const Nic& nic, const Host& host, const NicSnapshot& s, const F
   emit(net + "operstate", "up\n");
   emit(net + "speed", fmt::format("{}\n", nic.speed_gbps * 1000));
   emit(net + "address", nic.mac + "\n");
+  // The PCI device's link, as the kernel prints it: "16.0 GT/s PCIe", a lane count.
+  const auto gts = [](double gt_s) { return fmt::format("{:.1f} GT/s PCIe\n", gt_s); };
+  emit(net + "device/current_link_width", fmt::format("{}\n", nic.pcie_width));
+  emit(net + "device/max_link_width", fmt::format("{}\n", nic.pcie_max_width));
+  emit(net + "device/current_link_speed", gts(nic.pcie_gt_s));
+  emit(net + "device/max_link_speed", gts(nic.pcie_max_gt_s));
   // The kernel's view: only traffic that went through the netdev (RDMA bypasses it).
   const std::string st = net + "statistics/";
   emit(st + "rx_bytes", num(t.rx_kernel_bytes));

@@ -113,6 +113,23 @@ model::SwitchPort make_port(const std::string& name, double gbps, int mtu, const
 
 }  // namespace
 
+model::PcieLink pcie_link(double gt_s, std::uint32_t width, double max_gt_s,
+                          std::uint32_t max_width) {
+  model::PcieLink link;
+  link.source = "sysfs pcie";
+  link.gt_s = gt_s;
+  link.width = width;
+  link.max_gt_s = max_gt_s;
+  link.max_width = max_width;
+  link.generation = gt_s >= 32.0 ? 5 : gt_s >= 16.0 ? 4 : 3;
+  // width x GT/s x 128b/130b (gen3 to gen5), per direction.
+  link.ceiling_gbps = gt_s * width * 128.0 / 130.0;
+  link.capable_gbps = max_gt_s * max_width * 128.0 / 130.0;
+  link.width_downgraded = width < max_width;
+  link.speed_downgraded = gt_s < max_gt_s;
+  return link;
+}
+
 model::Fabric healthy_fleet(const FleetSpec& spec) {
   model::Fabric fabric;
   fabric.name = "test-fleet";
@@ -172,6 +189,8 @@ model::Fabric healthy_fleet(const FleetSpec& spec) {
       int local = (h % hosts_per_leaf) * spec.nics_per_host + n;
       nic.switch_name = leaf.name;
       nic.switch_port = fmt::format("Ethernet{}", local * 4);
+      nic.bus_info = fmt::format("0000:{:02x}:00.0", 0x1a + 0x10 * n);
+      nic.pcie = pcie_link(32.0, 16, 32.0, 16);  // gen5 x16: ~504 Gb/s for a 400G port
       nic.samples = make_samples(host.captured_at);
       fill_nic_counters(nic, h * 16 + n);
       for (const char* source : {"ethtool -S", "sysfs hw_counters", "ethtool -i", "mlnx_qos"}) {

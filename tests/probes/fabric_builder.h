@@ -22,6 +22,10 @@ struct FleetSpec {
 
 model::Fabric healthy_fleet(const FleetSpec& spec = {});
 
+// A NIC's PCIe link as the loader derives it from sysfs (ceilings at 128b/130b, gen3 to gen5).
+model::PcieLink pcie_link(double gt_s, std::uint32_t width, double max_gt_s,
+                          std::uint32_t max_width);
+
 // The NIC `index` of host `host` (0-based); the switch port by switch and port name.
 model::Nic& nic_at(model::Fabric& fabric, int host, int index);
 model::SwitchPort& port_named(model::Fabric& fabric, const std::string& switch_name,

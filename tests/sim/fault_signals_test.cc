@@ -239,3 +239,41 @@ TEST(SimFaults, TwoFaultsAreBothInjectedAndListed) {
 
 }  // namespace
 }  // namespace netdoctor::sim::testing
+
+namespace netdoctor::sim::testing {
+namespace {
+
+TEST(SimFaults, PcieDegradedNicTrainsBelowItsCapabilityAndTheKernelSaysSo) {
+  const Bundle bundle = run(config_for(8, 4, {"pcie-degraded"}, 21));
+  const NicId culprit = netdev_of(bundle);
+  const std::string dir = "hosts/" + culprit.host + "/" + bundle.sample(0) + "/";
+  const std::string device = dir + "sys/class/net/" + culprit.netdev + "/device/";
+  const bool narrow = bundle.file(device + "current_link_width") == "8\n";
+  const bool slow = bundle.file(device + "current_link_speed") == "8.0 GT/s PCIe\n";
+  EXPECT_NE(narrow, slow) << "x8 or one generation down, not both";
+  EXPECT_EQ(bundle.file(device + "max_link_width"), "16\n");
+  const std::string dmesg = bundle.file(dir + "sos_commands/kernel/dmesg");
+  // x8 at gen4 or x16 at gen3: the kernel rounds the per-lane rate down first.
+  EXPECT_NE(dmesg.find(narrow ? "126.024 Gb/s available PCIe bandwidth, limited by 16.0 GT/s "
+                              : "126.016 Gb/s available PCIe bandwidth, limited by 8.0 GT/s "),
+            std::string::npos)
+      << dmesg;
+  EXPECT_NE(dmesg.find("(capable of 252.048 Gb/s with 16.0 GT/s PCIe x16 link)"), std::string::npos)
+      << dmesg;
+  const std::string lspci = bundle.file(dir + "sos_commands/pci/lspci_-vvv");
+  EXPECT_NE(lspci.find("(downgraded)"), std::string::npos) << lspci;
+}
+
+TEST(SimFaults, HealthyNicsTrainAtTheirFullPcieLink) {
+  const Bundle bundle = run(config_for(4, 2, {}, 21));
+  for (const NicId& nic : all_nics(bundle)) {
+    const std::string dir = "hosts/" + nic.host + "/" + bundle.sample(0) + "/";
+    const std::string device = dir + "sys/class/net/" + nic.netdev + "/device/";
+    EXPECT_EQ(bundle.file(device + "current_link_width"), "16\n");
+    EXPECT_EQ(bundle.file(device + "current_link_speed"), "16.0 GT/s PCIe\n");
+    EXPECT_EQ(bundle.file(dir + "sos_commands/kernel/dmesg").find("limited by"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace netdoctor::sim::testing

@@ -12,7 +12,8 @@ std::size_t expected_files(const Bundle& bundle) {
   const Fabric& fabric = bundle.simulation.fabric;
   std::size_t per_sample = 0;
   for (const Host& host : fabric.hosts) {
-    per_sample += 6 + host.nics.size() * (7 + 21 + 30 + 4 + 8 + 4);
+    // Host-wide: 6, and lspci and dmesg; per NIC the last 4 are its sysfs PCIe link files.
+    per_sample += 6 + 2 + host.nics.size() * (7 + 21 + 30 + 4 + 8 + 4 + 4);
   }
   per_sample += fabric.switches.size() * 6;
   return per_sample * fabric.samples + (fabric.hosts.size() / 2) * 4;
