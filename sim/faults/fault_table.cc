@@ -25,6 +25,7 @@ const std::vector<FaultSpec>& fault_table() {
       {"addressing-conflict", "timeouts", prepare_addressing_conflict, inject_addressing_conflict},
       {"small-messages", "low-utilization", prepare_small_messages, inject_small_messages},
       {"baseline-regression", "slowdown", prepare_baseline_regression, inject_baseline_regression},
+      {"gid-mismatch", "timeouts", prepare_gid_mismatch, inject_gid_mismatch},
   };
   return k_table;
 }

@@ -68,6 +68,8 @@ Status prepare_small_messages(FaultContext& context);
 Status inject_small_messages(FaultContext& context);
 Status prepare_baseline_regression(FaultContext& context);
 Status inject_baseline_regression(FaultContext& context);
+Status prepare_gid_mismatch(FaultContext& context);
+Status inject_gid_mismatch(FaultContext& context);
 
 // Helpers shared by injectors.
 // NICs a host-level target covers: all of a host, or the one NIC named.

@@ -79,10 +79,10 @@ void PrintTo(const SimCase& sim_case, std::ostream* out) {
 
 const std::vector<std::string>& fault_ids() {
   static const std::vector<std::string> k_ids = {
-      "pfc-storm",           "ecmp-imbalance", "oversubscription",   "mtu-mismatch",
-      "firmware-mismatch",   "link-errors",    "link-degraded",      "buffer-exhaustion",
-      "ecn-misconfig",       "lossy-roce",     "traffic-isolation",  "clock-skew",
-      "addressing-conflict", "small-messages", "baseline-regression"};
+      "pfc-storm",           "ecmp-imbalance", "oversubscription",    "mtu-mismatch",
+      "firmware-mismatch",   "link-errors",    "link-degraded",       "buffer-exhaustion",
+      "ecn-misconfig",       "lossy-roce",     "traffic-isolation",   "clock-skew",
+      "addressing-conflict", "small-messages", "baseline-regression", "gid-mismatch"};
   return k_ids;
 }
 
@@ -267,7 +267,10 @@ INSTANTIATE_TEST_SUITE_P(
                   "clock-skew --seed 32"},
         TwoFaults{"firmware_mismatch_and_link_degraded",
                   "--hosts 10 --nics 4 --samples 3 --fault firmware-mismatch --fault "
-                  "link-degraded --seed 33"}),
+                  "link-degraded --seed 33"},
+        TwoFaults{"gid_mismatch_and_link_errors",
+                  "--hosts 10 --nics 4 --hosts-per-leaf 5 --fault gid-mismatch --fault "
+                  "link-errors --seed 34"}),
     [](const ::testing::TestParamInfo<TwoFaults>& param_info) { return param_info.param.name; });
 
 }  // namespace
