@@ -13,6 +13,7 @@
 // (gid-index-differs). InfiniBand ports are not judged: their GIDs carry no IP.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <utility>
@@ -247,7 +248,9 @@ class GidsProbe final : public FleetProbe<Survey> {
         "{} RoCE NICs carry their address in a RoCE v2 GID, {} of them "
         "at index {}",
         with_v2_gid(fleet), count, index);
-    healthy.strength = judgement.limit("ok_strength");
+    // Evidence against GID trouble only as far as the fleet agrees on one index.
+    healthy.strength = judgement.limit("ok_strength") * static_cast<double>(count) /
+                       static_cast<double>(std::max<std::size_t>(with_v2_gid(fleet), 1));
     healthy.value = static_cast<double>(index);
     healthy.unit = "GID index";
     return healthy;

@@ -120,6 +120,12 @@ TEST(Gids, TunedMajorityLeavesAnEvenSplitUnjudged) {
   const auto strict = run_probe("gids", fabric, {}, {{"gids.min_fleet_share", 0.7}});
   EXPECT_TRUE(with_signal(strict, "gid-index-differs").empty());
   EXPECT_NE(strict.reason.find("no GID index is the fleet's"), std::string::npos) << strict.reason;
+  // Cleared only as strongly as the fleet agrees: 20 of 32 NICs at the most used index.
+  const auto weak = with_signal(strict, "gids-consistent");
+  ASSERT_EQ(weak.size(), 1u);
+  const auto full = with_signal(run_probe("gids", healthy_fleet()), "gids-consistent");
+  ASSERT_EQ(full.size(), 1u);
+  EXPECT_NEAR(weak[0].strength, full[0].strength * 20.0 / 32.0, 1e-9);
 }
 
 }  // namespace
