@@ -73,6 +73,16 @@ struct PcieLink {
   std::string limited_at;  // the bottleneck link's PCI address (the NIC's own or a bridge)
 };
 
+// One entry of an RDMA port's GID table: sysfs gids/<index> with its gid_attrs, or a show_gids
+// row. All-zero (unused) entries are left out.
+struct Gid {
+  int index = 0;
+  std::string gid;   // as printed: "0000:0000:0000:0000:0000:ffff:0a60:531a"
+  std::string type;  // "RoCE v2" or "IB/RoCE v1" (model/nic_gids.h); empty when not captured
+  std::string ndev;  // the netdev the entry belongs to; empty when none
+  std::string ipv4;  // "10.96.83.26" for an IPv4-mapped GID (::ffff:a.b.c.d), else empty
+};
+
 struct Nic {
   std::string host;
   std::string device;  // RDMA device ("mlx5_0", "rocep90s0f0", "bnxt_re1"); empty if none
@@ -99,6 +109,7 @@ struct Nic {
   std::string mac;
   std::vector<std::string> ipv4;  // CIDR, "10.10.0.15/24"
   QosConfig qos;
+  std::vector<Gid> gids;  // the RDMA port's GID table by index (model/nic_gids.h)
 
   std::string switch_name;  // from LLDP on the host or the switch's LLDP table
   std::string switch_port;

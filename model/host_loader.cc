@@ -6,6 +6,7 @@
 #include "model/nic_config.h"
 #include "model/nic_counters.h"
 #include "model/nic_discovery.h"
+#include "model/nic_gids.h"
 #include "model/nic_vendor.h"
 #include "model/pcie_link.h"
 #include "model/sample_times.h"
@@ -24,6 +25,7 @@ Nic configured_nic(SourceLog& log, const SampleSource& sample, const HostOutputs
   nic.netdev = seed.netdev;
   if (!nic.device.empty()) {
     fill_rdma_config(log, sample, out, nic);
+    fill_gids(log, sample, out.gids, nic);
   }
   if (!nic.netdev.empty()) {
     fill_netdev_config(log, sample, out, nic);

@@ -35,6 +35,8 @@ HostOutputs read_host_outputs(SourceLog& log, const SampleSource& sample, Source
   out.chrony = parse_command<parsers::ChronyTracking>(log, sample, {"chronyc", "tracking"},
                                                       source::k_chronyc_tracking, sources,
                                                       parsers::parse_chronyc_tracking);
+  out.gids = parse_command<parsers::ShowGids>(log, sample, {"show_gids"}, source::k_show_gids,
+                                              sources, parsers::parse_show_gids);
   return out;
 }
 

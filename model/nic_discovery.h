@@ -15,6 +15,7 @@
 #include "parsers/ip_address.h"
 #include "parsers/lldpcli_json.h"
 #include "parsers/rdma_link.h"
+#include "parsers/show_gids.h"
 
 namespace netdoctor::model {
 
@@ -26,6 +27,7 @@ struct HostOutputs {
   std::optional<parsers::IpAddressList> ip;
   std::optional<parsers::LldpNeighbors> lldp;
   std::optional<parsers::ChronyTracking> chrony;
+  std::optional<parsers::ShowGids> gids;  // show_gids: every RDMA port's GID table
 };
 
 // Reads them, each outcome recorded into `sources` (the host's). `ibv_devinfo -v` and

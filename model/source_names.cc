@@ -27,6 +27,8 @@ const std::vector<std::string>& known_sources() {
       k_sysfs_counters,
       k_sysfs_net,
       k_sysfs_pcie,
+      k_sysfs_gids,
+      k_show_gids,
       k_captured_at,
       k_show_interfaces_counters,
       k_show_interfaces_status,

@@ -39,6 +39,10 @@ inline const std::string k_sysfs_counters = "sysfs counters";        // <port>/c
 inline const std::string k_sysfs_net = "sysfs net";    // /sys/class/net/<netdev> values and stats
 inline const std::string k_sysfs_pcie = "sysfs pcie";  // <netdev>/device/*_link_{width,speed}
 
+// Hosts: the RoCE GID table (spec/bundle.md 1.1), from sysfs or from MLNX_OFED's script.
+inline const std::string k_sysfs_gids = "sysfs gids";  // <port>/gids, gid_attrs/{types,ndevs}
+inline const std::string k_show_gids = "show_gids";
+
 // Every machine: the time of each sample.
 inline const std::string k_captured_at = "captured_at";
 

@@ -42,6 +42,9 @@ Status write_host(const Fabric& fabric, const Host& host, TreeWriter& writer,
       sysfs_files(nic, host, counters, [&](std::string_view path, std::string_view content) {
         put(dir + std::string(path), content);
       });
+      gid_files(nic, [&](std::string_view path, std::string_view content) {
+        put(dir + std::string(path), content);
+      });
       const std::string net = dir + "sos_commands/networking/";
       put(net + "ethtool_-S_" + nic.netdev, ethtool_stats(fabric, nic, counters, k));
       put(net + "ethtool_-i_" + nic.netdev, ethtool_info(nic));
@@ -60,6 +63,7 @@ Status write_host(const Fabric& fabric, const Host& host, TreeWriter& writer,
     put(dir + "sos_commands/networking/ip_-d_address", ip_address(host));
     put(dir + "sos_commands/infiniband/ibv_devinfo_-v", ibv_devinfo(host));
     put(dir + "sos_commands/infiniband/rdma_link_show", rdma_link_show(host));
+    put(dir + "sos_commands/infiniband/show_gids", show_gids(host));
     const auto index = static_cast<std::size_t>(&host - fabric.hosts.data());
     const ClockView view = fabric.clock_views[index % fabric.clock_views.size()];
     const auto [clock_path, clock_text] = clock_view_output(fabric, host, view, host_time, k);

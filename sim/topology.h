@@ -27,6 +27,7 @@ struct Nic {
   std::string mac;
   std::string ip;
   int prefix_len = 24;
+  std::string ipv6;  // a global IPv6 address added before `ip` (gid-mismatch); empty when none
   int ifindex = 0;
   std::uint64_t node_guid = 0;
   int rated_gbps = 200;

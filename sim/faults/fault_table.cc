@@ -26,6 +26,7 @@ const std::vector<FaultSpec>& fault_table() {
       {"small-messages", "low-utilization", prepare_small_messages, inject_small_messages},
       {"baseline-regression", "slowdown", prepare_baseline_regression, inject_baseline_regression},
       {"pcie-degraded", "slowdown", prepare_pcie_degraded, inject_pcie_degraded},
+      {"gid-mismatch", "timeouts", prepare_gid_mismatch, inject_gid_mismatch},
   };
   return k_table;
 }

@@ -70,6 +70,8 @@ Status prepare_baseline_regression(FaultContext& context);
 Status inject_baseline_regression(FaultContext& context);
 Status prepare_pcie_degraded(FaultContext& context);
 Status inject_pcie_degraded(FaultContext& context);
+Status prepare_gid_mismatch(FaultContext& context);
+Status inject_gid_mismatch(FaultContext& context);
 
 // Helpers shared by injectors.
 // NICs a host-level target covers: all of a host, or the one NIC named.

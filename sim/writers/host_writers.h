@@ -59,4 +59,12 @@ long pcie_kernel_mbps(double gt_s, int width);
 // "Wed Dec 02 07:58:31 2026" for a Unix time (UTC), as chrony and date print it.
 std::string format_utc(double unix_time);
 
+// The RoCE GID table of the NIC's port 1 under sys/class/infiniband/<dev>/ports/1/: gids/<i>
+// with gid_attrs/types/<i> and gid_attrs/ndevs/<i>, in the usual mlx5 layout (link-local v1/v2
+// at 0/1, then a v1/v2 pair per address in the order added: the IPv4 one at 2/3 unless an IPv6
+// address came first), then unused all-zero entries.
+void gid_files(const Nic& nic, const FileSink& emit);
+// `show_gids` (MLNX_OFED's script) for every RDMA device of the host, tab separated.
+std::string show_gids(const Host& host);
+
 }  // namespace netdoctor::sim

@@ -31,6 +31,16 @@ std::string link_local(const std::string& mac) {
                      (m[4] << 8) | m[5]);
 }
 
+std::string global_ipv6(const Nic& nic) {
+  if (nic.ipv6.empty()) {
+    return {};
+  }
+  return fmt::format(
+      "    inet6 {}/64 scope global \n"
+      "       valid_lft forever preferred_lft forever\n",
+      nic.ipv6);
+}
+
 }  // namespace
 
 std::string ip_address(const Host& host) {
@@ -65,11 +75,13 @@ std::string ip_address(const Host& host) {
                    "pci parentdev {} \n"
                    "    inet {}/{} brd {} scope global {}\n"
                    "       valid_lft forever preferred_lft forever\n"
+                   "{}"
                    "    inet6 {} scope link \n"
                    "       valid_lft forever preferred_lft forever\n",
                    nic.ifindex, nic.netdev, nic.mtu, nic.mac, mlx5 ? 9978 : 9500, mlx5 ? 512 : 74,
                    mlx5 ? 63 : 74, nic.pci, nic.ip, nic.prefix_len,
-                   broadcast(nic.ip, nic.prefix_len), nic.netdev, link_local(nic.mac));
+                   broadcast(nic.ip, nic.prefix_len), nic.netdev, global_ipv6(nic),
+                   link_local(nic.mac));
   }
   return fmt::to_string(out);
 }

@@ -81,7 +81,7 @@ std::vector<GoldenCase> simulator_cases() {
        {"pfc-storm", "ecmp-imbalance", "oversubscription", "mtu-mismatch", "firmware-mismatch",
         "link-errors", "link-degraded", "buffer-exhaustion", "ecn-misconfig", "lossy-roce",
         "traffic-isolation", "clock-skew", "addressing-conflict", "small-messages",
-        "baseline-regression", "pcie-degraded"}) {
+        "baseline-regression", "pcie-degraded", "gid-mismatch"}) {
     out.push_back(GoldenCase{"sim-wide-" + fault,
                              {},
                              {},

@@ -82,7 +82,8 @@ const std::vector<std::string>& fault_ids() {
       "pfc-storm",           "ecmp-imbalance", "oversubscription",    "mtu-mismatch",
       "firmware-mismatch",   "link-errors",    "link-degraded",       "buffer-exhaustion",
       "ecn-misconfig",       "lossy-roce",     "traffic-isolation",   "clock-skew",
-      "addressing-conflict", "small-messages", "baseline-regression", "pcie-degraded"};
+      "addressing-conflict", "small-messages", "baseline-regression", "pcie-degraded",
+      "gid-mismatch"};
   return k_ids;
 }
 
@@ -293,7 +294,10 @@ INSTANTIATE_TEST_SUITE_P(
                   "link-degraded --seed 33"},
         TwoFaults{"pcie_degraded_and_ecn_misconfig",
                   "--hosts 8 --nics 4 --vendors mlx5,bnxt --fault pcie-degraded --fault "
-                  "ecn-misconfig --seed 37"}),
+                  "ecn-misconfig --seed 37"},
+        TwoFaults{"gid_mismatch_and_link_errors",
+                  "--hosts 10 --nics 4 --hosts-per-leaf 5 --fault gid-mismatch --fault "
+                  "link-errors --seed 34"}),
     [](const ::testing::TestParamInfo<TwoFaults>& param_info) { return param_info.param.name; });
 
 }  // namespace

@@ -31,6 +31,18 @@ json dump(const std::vector<CounterSample>& samples) {
   return out;
 }
 
+json dump(const std::vector<Gid>& gids) {
+  json out = json::array();
+  for (const auto& gid : gids) {
+    out.push_back({{"index", gid.index},
+                   {"gid", gid.gid},
+                   {"type", gid.type},
+                   {"ndev", gid.ndev},
+                   {"ipv4", gid.ipv4}});
+  }
+  return out;
+}
+
 json dump(const Nic& nic) {
   json pfc = json::array();
   for (const auto& enabled : nic.qos.pfc_enabled) {
@@ -68,6 +80,7 @@ json dump(const Nic& nic) {
             {"pfc_enabled", std::move(pfc)},
             {"dcbx_mode", nic.qos.dcbx_mode},
             {"dscp_to_priority", std::move(dscp)}}},
+          {"gids", dump(nic.gids)},
           {"switch_name", nic.switch_name},
           {"switch_port", nic.switch_port},
           {"samples", dump(nic.samples)},

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace netdoctor::testing {
@@ -73,6 +74,21 @@ void fill_nic_counters(model::Nic& nic, int seed) {
   put(s, "ack_timeouts", -1, 0.0, 3.0);
   put(s, "retransmits", -1, 0.1 * wiggle(seed + 13), 100.0);
   put(s, "duplicate_requests", -1, 0.05 * wiggle(seed + 14), 40.0);
+}
+
+// The usual mlx5 GID table: link-local v1/v2 at 0/1, the NIC's IPv4 address v1/v2 at 2/3.
+void add_gid_table(model::Nic& nic) {
+  const std::string ip = nic.ipv4.front().substr(0, nic.ipv4.front().find('/'));
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  std::sscanf(ip.c_str(), "%u.%u.%u.%u", &a, &b, &c, &d);
+  const std::string local = "fe80:0000:0000:0000:0ac0:ebff:fe21:03da";
+  const std::string mapped =
+      fmt::format("0000:0000:0000:0000:0000:ffff:{:04x}:{:04x}", (a << 8) | b, (c << 8) | d);
+  nic.gids = {{0, local, "IB/RoCE v1", nic.netdev, ""},
+              {1, local, "RoCE v2", nic.netdev, ""},
+              {2, mapped, "IB/RoCE v1", nic.netdev, ip},
+              {3, mapped, "RoCE v2", nic.netdev, ip}};
+  nic.sources["sysfs gids"] = model::SourceState{model::Availability::Observed, {}};
 }
 
 model::SwitchPort make_port(const std::string& name, double gbps, int mtu, const std::string& peer,
@@ -181,6 +197,7 @@ model::Fabric healthy_fleet(const FleetSpec& spec) {
       nic.operstate = model::LinkState::Up;
       nic.link_layer = "Ethernet";
       nic.ipv4 = {fmt::format("10.{}.0.{}/24", 10 + n, h + 1)};
+      add_gid_table(nic);
       nic.qos.tool = "mlnx_qos";
       nic.qos.trust = "dscp";
       for (std::size_t p = 0; p < 8; ++p) {

@@ -83,7 +83,12 @@ TEST(SimFormat, HealthyBundleHasTheSameFileKindsAsTheSharedHealthyScenario) {
         "enp58s0f0np0", "enp74s0f0np0"}) {
     names.insert(name);
   }
-  const Bundle ours = run(config_for(8, 4, {}, 11));
+  Bundle ours = run(config_for(8, 4, {}, 11));
+  // The RoCE GID table (spec/bundle.md 1.1) is newer than the shared scenarios.
+  std::erase_if(ours.files, [](const auto& file) {
+    return contains(file.first, "/gids/") || contains(file.first, "/gid_attrs/") ||
+           ends_with(file.first, "/show_gids");
+  });
   std::set<std::string> our_kinds = kinds_of(ours.files, names);
   // Bundle spec 1.1 files the shared scenario predates: the PCIe link (sysfs, lspci, dmesg).
   for (const char* newer :

@@ -6,14 +6,16 @@
 namespace netdoctor::sim::testing {
 namespace {
 
-// Files per host sample: captured_at + 5 host commands, and per mlx5 NIC 7 identity files,
-// 21 PMA counters, 30 hw_counters, 4 net files, 8 statistics, 4 command outputs.
+// Files per host sample: captured_at + 6 host commands, and per mlx5 NIC 7 identity files,
+// 21 PMA counters, 30 hw_counters, 4 net files, 8 statistics, 4 command outputs, and a GID
+// table of 8 entries (4 used, each with its type and netdev file).
 std::size_t expected_files(const Bundle& bundle) {
   const Fabric& fabric = bundle.simulation.fabric;
   std::size_t per_sample = 0;
   for (const Host& host : fabric.hosts) {
-    // Host-wide: 6, and lspci and dmesg; per NIC the last 4 are its sysfs PCIe link files.
-    per_sample += 6 + 2 + host.nics.size() * (7 + 21 + 30 + 4 + 8 + 4 + 4);
+    // Host-wide: 6, lspci, dmesg and show_gids; per NIC its GID files (8 + 4 + 4) and its sysfs
+    // PCIe link files (4).
+    per_sample += 6 + 3 + host.nics.size() * (7 + 21 + 30 + 4 + 8 + 4 + 8 + 4 + 4 + 4);
   }
   per_sample += fabric.switches.size() * 6;
   return per_sample * fabric.samples + (fabric.hosts.size() / 2) * 4;
