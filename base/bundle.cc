@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 #include <utility>
 
 #include "base/strings.h"
@@ -33,6 +35,26 @@ bool holds_sos_report(const std::vector<DirEntry>& entries) {
   return has_entry(entries, k_sos_marker, DirEntry::Kind::Dir);
 }
 
+// An archive named like an sos report (sosreport-<host>-<date>-<id>.tar.xz).
+bool is_sos_archive(const DirEntry& e) {
+  return e.kind == DirEntry::Kind::File && has_archive_suffix(e.name) &&
+         (starts_with(e.name, "sosreport") || starts_with(e.name, "sos_report"));
+}
+
+// A folder of sos reports: an sos report archive, or any directory holding sos_commands/.
+bool holds_sos_reports(const FileTree& tree, const std::vector<DirEntry>& top) {
+  return std::any_of(top.begin(), top.end(), [&tree](const DirEntry& e) {
+    if (is_sos_archive(e)) {
+      return true;
+    }
+    if (e.kind != DirEntry::Kind::Dir) {
+      return false;
+    }
+    auto inner = tree.list(e.name);
+    return inner.ok() && holds_sos_report(*inner);
+  });
+}
+
 std::string join_path(std::string_view a, std::string_view b) {
   if (a.empty()) {
     return std::string(b);
@@ -48,7 +70,10 @@ std::string base_name(std::string_view path) {
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
-enum class RootKind { Layout, SosReport };
+// Layout: spec/bundle.md's layout; SosReport: one sos report (one host, one sample);
+// SosFolder: a folder of sos reports, archives or extracted, as an on-call engineer is sent
+// them (one host each, named from its own report).
+enum class RootKind { Layout, SosReport, SosFolder };
 
 struct FoundRoot {
   std::string prefix;
@@ -71,7 +96,9 @@ Result<FoundRoot> find_root(const FileTree& tree, const std::string& shown) {
       dirs.push_back(&e);
     }
   }
-  if (dirs.size() == 1) {
+  // One directory beside sos report archives is one report among several, not the root.
+  const bool sos_archives = std::any_of(top.begin(), top.end(), is_sos_archive);
+  if (dirs.size() == 1 && !sos_archives) {
     auto inner = tree.list(dirs.front()->name);
     if (inner.ok() && holds_layout(*inner)) {
       return FoundRoot{dirs.front()->name, RootKind::Layout};
@@ -80,12 +107,18 @@ Result<FoundRoot> find_root(const FileTree& tree, const std::string& shown) {
       return FoundRoot{dirs.front()->name, RootKind::SosReport};
     }
   }
-  return make_error(ErrorCode::InvalidArgument,
-                    fmt::format("not a bundle: expected hosts/, switches/, perftest/ or "
-                                "bundle.json (spec/bundle.md), or an sos report's "
-                                "sos_commands/, at the top or under one top directory"),
-                    shown);
+  if (holds_sos_reports(tree, top)) {
+    return FoundRoot{"", RootKind::SosFolder};
+  }
+  return make_error(
+      ErrorCode::InvalidArgument,
+      fmt::format("not a bundle: expected hosts/, switches/, perftest/ or "
+                  "bundle.json (spec/bundle.md), an sos report's sos_commands/ (at the top or "
+                  "under one top directory), or a folder of sos reports"),
+      shown);
 }
+
+std::string sos_host_name(const FileTree& tree, const std::string& fallback);
 
 class BundleBuilder {
  public:
@@ -97,6 +130,11 @@ class BundleBuilder {
   void add_manifest();
   std::optional<MachineSample> sos_archive_sample(const std::string& path,
                                                   const std::string& label);
+  void add_sos_folder();
+  // An sos report archive of the bundle opened as a tree of its own, and where in it the report
+  // sits; nullopt (a problem recorded) when unreadable or not an sos report.
+  std::optional<std::pair<std::shared_ptr<const FileTree>, std::string>> open_sos_archive(
+      const std::string& path);
 
  private:
   const FileTree& tree() const { return *m_bundle.tree; }
@@ -108,8 +146,8 @@ class BundleBuilder {
 
 // A sample that is a tar archive of an sos report: opened as a tree of its own, the report
 // found at its top or under its one top directory.
-std::optional<MachineSample> BundleBuilder::sos_archive_sample(const std::string& path,
-                                                               const std::string& label) {
+std::optional<std::pair<std::shared_ptr<const FileTree>, std::string>>
+BundleBuilder::open_sos_archive(const std::string& path) {
   auto bytes = tree().read(path);
   if (!bytes.ok()) {
     problem(bytes.error());
@@ -128,12 +166,64 @@ std::optional<MachineSample> BundleBuilder::sos_archive_sample(const std::string
   std::shared_ptr<const FileTree> nested_tree = std::move(nested).value();
   auto root = find_root(*nested_tree, tree().display_path(path));
   if (!root.ok() || root->kind != RootKind::SosReport) {
-    problem(make_error(ErrorCode::Unsupported, "archive sample is not an sos report",
+    problem(make_error(ErrorCode::Unsupported, "archive is not an sos report",
                        tree().display_path(path)));
     return std::nullopt;
   }
+  return std::make_pair(std::move(nested_tree), root->prefix);
+}
+
+std::optional<MachineSample> BundleBuilder::sos_archive_sample(const std::string& path,
+                                                               const std::string& label) {
+  auto opened = open_sos_archive(path);
+  if (!opened) {
+    return std::nullopt;
+  }
   const std::string name = strip_archive_suffix(base_name(path));
-  return MachineSample{name, make_tree_sample(nested_tree, root->prefix, label)};
+  return MachineSample{name, make_tree_sample(opened->first, opened->second, label)};
+}
+
+// Each report of the folder is one sample of the host it names itself (its `hostname` file);
+// two reports of one host are two samples, in the order of their names (sos puts the date in).
+void BundleBuilder::add_sos_folder() {
+  auto entries = tree().list("");
+  if (!entries.ok()) {
+    problem(entries.error());
+    return;
+  }
+  std::map<std::string, MachineCapture> hosts;
+  for (const DirEntry& entry : *entries) {
+    const std::string report = strip_archive_suffix(entry.name);
+    std::shared_ptr<const FileTree> report_tree;
+    std::string prefix;
+    if (entry.kind == DirEntry::Kind::File && has_archive_suffix(entry.name)) {
+      auto opened = open_sos_archive(entry.name);
+      if (!opened) {
+        continue;
+      }
+      std::tie(report_tree, prefix) = std::move(*opened);
+    } else if (entry.kind == DirEntry::Kind::Dir) {
+      auto inner = tree().list(entry.name);
+      if (!inner.ok() || !holds_sos_report(*inner)) {
+        continue;  // anything else beside the reports is ignored, as in any bundle
+      }
+      report_tree = m_bundle.tree;
+      prefix = entry.name;
+    } else {
+      continue;
+    }
+    const std::string host = prefix.empty()
+                                 ? sos_host_name(*report_tree, report)
+                                 : sos_host_name(*make_subtree(report_tree, prefix), report);
+    auto& capture = hosts.try_emplace(host, MachineCapture{host, {}}).first->second;
+    capture.samples.push_back(MachineSample{
+        report, make_tree_sample(report_tree, prefix, fmt::format("{} sample {}", host, report))});
+  }
+  for (auto& [name, capture] : hosts) {
+    std::sort(capture.samples.begin(), capture.samples.end(),
+              [](const MachineSample& a, const MachineSample& b) { return a.name < b.name; });
+    m_bundle.hosts.push_back(std::move(capture));
+  }
 }
 
 void BundleBuilder::add_machines(const std::string& dir, std::vector<MachineCapture>& into) {
@@ -307,6 +397,10 @@ Result<Bundle> open_bundle_tree(std::shared_ptr<const FileTree> whole, const std
     return bundle;
   }
   BundleBuilder builder(bundle, options);
+  if (root.kind == RootKind::SosFolder) {
+    builder.add_sos_folder();
+    return bundle;
+  }
   builder.add_manifest();
   builder.add_machines("hosts", bundle.hosts);
   builder.add_machines("switches", bundle.switches);

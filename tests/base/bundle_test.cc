@@ -230,5 +230,38 @@ TEST(OpenBundle, SosReportTarballAsAHostSampleInsideABundle) {
   EXPECT_TRUE(r->hosts[1].samples[0].source->command({"ip", "-d", "address"}).ok());
 }
 
+// The reports an on-call engineer was sent, in one folder: each is a host named from its own
+// report (not from the file name), extracted or not; anything else beside them is ignored and a
+// broken report is a problem naming it.
+TEST(OpenBundle, FolderOfSosReportsIsOneHostEach) {
+  const std::string dir = testing::make_temp_dir("sosfolder");
+  const std::string archive = fs::path(sos_fixture()).filename().string();
+  fs::copy_file(sos_fixture(), dir + "/" + archive);
+  const std::string staging = testing::make_temp_dir("sosfolder-staging");
+  testing::extract_tar(sos_fixture(), staging);
+  const fs::path extracted = fs::directory_iterator(staging)->path();
+  fs::rename(extracted, dir + "/sosreport-b2-2026-12-03-xyz");
+  testing::write_file(dir + "/sosreport-b2-2026-12-03-xyz/hostname", "gpu-b002\n");
+  testing::write_file(dir + "/README.txt", "ten reports from the night shift\n");
+  testing::write_file(dir + "/sosreport-broken-2026-12-03.tar.xz", "not an archive");
+  auto r = open_bundle(dir);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  ASSERT_EQ(r->hosts.size(), 2u);
+  EXPECT_EQ(r->hosts[0].name, "gpu-b002");
+  EXPECT_EQ(r->hosts[1].name, "vm");
+  for (const auto& host : r->hosts) {
+    ASSERT_EQ(host.samples.size(), 1u) << host.name;
+    EXPECT_EQ(*host.samples[0].source->captured_at(), 1796203593.0) << host.name;
+    EXPECT_TRUE(host.samples[0].source->command({"ip", "-d", "address"}).ok()) << host.name;
+  }
+  EXPECT_EQ(r->hosts[0].samples[0].name, "sosreport-b2-2026-12-03-xyz");
+  std::string all;
+  for (const Error& e : r->problems) {
+    all += e.describe() + "\n";
+  }
+  EXPECT_NE(all.find("sosreport-broken"), std::string::npos) << all;
+  EXPECT_EQ(all.find("README"), std::string::npos) << all;
+}
+
 }  // namespace
 }  // namespace netdoctor
