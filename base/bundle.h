@@ -50,6 +50,13 @@ struct BundleOptions {
 // Fails only when nothing usable could be opened (no such path, not a bundle at all).
 Result<Bundle> open_bundle(const std::string& path, const BundleOptions& options = {});
 
+// Several bundles as one (base/bundle_merge.cc): machines met in several are one machine with
+// every sample (clashing sample names prefixed "b<k>-" by the bundle's position, so they sort in
+// the order given); perftest runs and problems of all; the manifest of the first. A bundle that
+// will not open becomes a problem naming it; fails only when none opens. One path: open_bundle.
+Result<Bundle> open_bundles(const std::vector<std::string>& paths,
+                            const BundleOptions& options = {});
+
 // The same for a tree already open (a bundle synthesized in memory from Prometheus or switch
 // APIs); `path` names it in messages. The tree must allow concurrent reads if the bundle is
 // loaded with several threads (MemTree: turn read tracking off).

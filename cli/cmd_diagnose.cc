@@ -1,5 +1,6 @@
-// `netdoctor diagnose --symptom S --bundle PATH [--format text|json|md] [--explain]
-// [--threshold 5%] [--roce-priority 3]`: runs the symptom's playbook over a capture bundle.
+// `netdoctor diagnose --symptom S --bundle PATH [--bundle PATH]... [--format text|json|md]
+// [--explain] [--threshold 5%] [--roce-priority 3]`: runs the symptom's playbook over a capture
+// bundle, or several diagnosed as one fabric.
 // Exit 0 whenever a diagnosis was produced (whatever the verdict), 2 for usage errors, 1 when
 // no diagnosis could be made (bundle missing, kb invalid).
 #include <fmt/format.h>
@@ -21,7 +22,7 @@ namespace {
 
 struct DiagnoseArgs {
   std::string symptom = "auto";
-  std::string bundle;
+  std::vector<std::string> bundles;  // several are diagnosed as one fabric
   std::string format = "text";
   bool explain = false;
   std::optional<std::string> threshold;  // unset: the configured baseline.threshold
@@ -67,15 +68,15 @@ void run_diagnose(const DiagnoseArgs& args, Context& context) {
   options.probe_options.roce_priority = static_cast<int>(settings->number("roce.priority"));
   options.threshold_settings = settings->tuned_thresholds();
 
-  if (args.bundle.empty() == args.prometheus.url.empty()) {
+  if (args.bundles.empty() == args.prometheus.url.empty()) {
     context.err << "netdoctor diagnose: give exactly one of --bundle PATH and --prometheus URL\n";
     context.exit_code = ExitCode::Usage;
     return;
   }
-  std::string source = "bundle " + args.bundle;
+  std::string source = "bundle " + join(args.bundles, " + ");
   Result<engine::Diagnosis> diagnosis = make_error(ErrorCode::Internal, "not run");
   if (args.prometheus.url.empty()) {
-    diagnosis = engine::diagnose_bundle(args.bundle, options, k_load_threads);
+    diagnosis = engine::diagnose_bundles(args.bundles, options, k_load_threads);
   } else if (auto bundle = bundle_from_prometheus(args.prometheus, context, source); bundle.ok()) {
     diagnosis = engine::diagnose_opened_bundle(*bundle, options, k_load_threads);
   } else if (bundle.error().code == ErrorCode::InvalidArgument) {
@@ -136,7 +137,9 @@ void add_diagnose_command(CLI::App& app, Context& context) {
   sub->add_option("--symptom", args->symptom,
                   "slowdown, low-utilization, asymmetric-bandwidth, timeouts, high-latency or "
                   "auto (default)");
-  sub->add_option("--bundle", args->bundle, "capture bundle: directory or .tar[.gz|.xz]");
+  sub->add_option("--bundle", args->bundles,
+                  "capture bundle: directory (a bundle or a folder of sos reports) or "
+                  ".tar[.gz|.xz]; repeat it to diagnose several as one fabric");
   add_prometheus_options(*sub, args->prometheus);
   sub->add_option("--format", args->format, "text (default), json or md")
       ->check(CLI::IsMember({"text", "json", "md"}));

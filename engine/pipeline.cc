@@ -57,6 +57,12 @@ Result<Diagnosis> diagnose_bundle(const std::string& bundle_path, const Diagnose
   return diagnose_opened_bundle(bundle, options, load_threads);
 }
 
+Result<Diagnosis> diagnose_bundles(const std::vector<std::string>& bundle_paths,
+                                   const DiagnoseOptions& options, int load_threads) {
+  ND_TRY_ASSIGN(Bundle bundle, open_bundles(bundle_paths));
+  return diagnose_opened_bundle(bundle, options, load_threads);
+}
+
 Result<Diagnosis> diagnose_opened_bundle(const Bundle& bundle, const DiagnoseOptions& options,
                                          int load_threads) {
   model::LoadOptions load_options;
@@ -67,8 +73,10 @@ Result<Diagnosis> diagnose_opened_bundle(const Bundle& bundle, const DiagnoseOpt
   std::vector<std::string> bundle_problems;
   for (const auto& error : bundle.problems) {
     std::string text = error.describe();
-    if (std::find(diagnosis.data_problems.begin(), diagnosis.data_problems.end(), text) ==
-        diagnosis.data_problems.end()) {
+    // The loader records them as the "bundle" source's problems (model/loader.cc).
+    const auto& listed = diagnosis.data_problems;
+    if (std::find(listed.begin(), listed.end(), text) == listed.end() &&
+        std::find(listed.begin(), listed.end(), "bundle: " + text) == listed.end()) {
       bundle_problems.push_back(std::move(text));
     }
   }

@@ -40,6 +40,10 @@ Result<Diagnosis> diagnose_fabric(const model::Fabric& fabric, const DiagnoseOpt
 Result<Diagnosis> diagnose_bundle(const std::string& bundle_path, const DiagnoseOptions& options,
                                   int load_threads = 1);
 
+// Several bundles diagnosed as one fabric (base/bundle.h open_bundles).
+Result<Diagnosis> diagnose_bundles(const std::vector<std::string>& bundle_paths,
+                                   const DiagnoseOptions& options, int load_threads = 1);
+
 // The same for a bundle already open (one synthesized in memory from Prometheus).
 Result<Diagnosis> diagnose_opened_bundle(const Bundle& bundle, const DiagnoseOptions& options,
                                          int load_threads = 1);

@@ -263,5 +263,32 @@ TEST(OpenBundle, FolderOfSosReportsIsOneHostEach) {
   EXPECT_EQ(all.find("README"), std::string::npos) << all;
 }
 
+// Several captures as one fabric: a host met twice keeps both samples in the order the bundles
+// were given, and a bundle that will not open is named while the rest load.
+TEST(OpenBundles, MachinesOfEveryBundleJoinAndABadOneIsNamed) {
+  const std::string first = testing::make_temp_dir("merge-a");
+  const std::string second = testing::make_temp_dir("merge-b");
+  testing::write_file(first + "/hosts/n1/0/captured_at", "100");
+  testing::write_file(first + "/switches/leaf1/0/captured_at", "100");
+  testing::write_file(second + "/hosts/n1/0/captured_at", "130");
+  testing::write_file(second + "/hosts/n2/0/captured_at", "130");
+  testing::write_file(second + "/perftest/n1__n2/ib_write_bw", "BW peak");
+  auto r = open_bundles({first, second, first + "/no-such-bundle"});
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  ASSERT_EQ(r->hosts.size(), 2u);
+  EXPECT_EQ(r->hosts[0].name, "n1");
+  ASSERT_EQ(r->hosts[0].samples.size(), 2u);
+  EXPECT_EQ(r->hosts[0].samples[0].name, "b1-0");
+  EXPECT_EQ(r->hosts[0].samples[1].name, "b2-0");
+  EXPECT_EQ(*r->hosts[0].samples[1].source->captured_at(), 130.0);
+  ASSERT_EQ(r->hosts[1].samples.size(), 1u);
+  EXPECT_EQ(r->hosts[1].samples[0].name, "0");  // no clash, no prefix
+  ASSERT_EQ(r->switches.size(), 1u);
+  ASSERT_EQ(r->perftests.size(), 1u);
+  ASSERT_EQ(r->problems.size(), 1u);
+  EXPECT_NE(r->problems[0].describe().find("no-such-bundle"), std::string::npos);
+  EXPECT_FALSE(open_bundles({first + "/nope", second + "/nope"}).ok());
+}
+
 }  // namespace
 }  // namespace netdoctor
