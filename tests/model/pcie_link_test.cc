@@ -57,7 +57,8 @@ TEST(PcieLinks, LspciAtTheBusAddressWhereSysfsWasNotCaptured) {
   MemBundle b = one_nic("0000:5e:00.0");
   b.command("node01", "0", {"lspci", "-vvv"},
             parser_data("lspci_vvvs_cx5ex_gen4_at_8gts_fdio_csit.txt"));
-  const Nic& nic = load(b).hosts.at(0).nics.at(0);
+  const Fabric fabric = load(b);
+  const Nic& nic = fabric.hosts.at(0).nics.at(0);
   EXPECT_EQ(nic.pcie.source, source::k_lspci);
   EXPECT_EQ(nic.pcie.width, 16u);
   EXPECT_EQ(nic.pcie.max_width, 16u);
@@ -75,7 +76,8 @@ TEST(PcieLinks, SysfsFirstAndTheKernelNamesAnUpstreamBottleneck) {
   MemBundle b = one_nic("0000:01:00.0");
   sysfs_link(b, "16", "16", "16.0 GT/s PCIe", "16.0 GT/s PCIe");
   b.command("node01", "0", {"dmesg"}, parser_data("dmesg_mlx5_cx6_ocp3_pcie_limited_x16_slot.txt"));
-  const Nic& nic = load(b).hosts.at(0).nics.at(0);
+  const Fabric fabric = load(b);
+  const Nic& nic = fabric.hosts.at(0).nics.at(0);
   EXPECT_EQ(nic.pcie.source, source::k_sysfs_pcie);
   EXPECT_EQ(nic.pcie.generation, 4u);
   EXPECT_FALSE(nic.pcie.width_downgraded || nic.pcie.speed_downgraded);
@@ -89,7 +91,8 @@ TEST(PcieLinks, SysfsFirstAndTheKernelNamesAnUpstreamBottleneck) {
 TEST(PcieLinks, SysfsTrainedNarrowIsDowngraded) {
   MemBundle b = one_nic("0000:1a:00.0");
   sysfs_link(b, "8", "16", "32.0 GT/s PCIe", "32.0 GT/s PCIe");
-  const Nic& nic = load(b).hosts.at(0).nics.at(0);
+  const Fabric fabric = load(b);
+  const Nic& nic = fabric.hosts.at(0).nics.at(0);
   EXPECT_TRUE(nic.pcie.width_downgraded);
   EXPECT_NEAR(*nic.pcie.ceiling_gbps, 252.06, 0.01);
   EXPECT_NEAR(*nic.pcie.capable_gbps, 504.12, 0.01);
