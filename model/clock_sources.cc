@@ -1,7 +1,5 @@
 #include "model/clock_sources.h"
 
-#include <type_traits>
-
 #include "model/host_facts.h"
 #include "model/source_names.h"
 #include "parsers/chronyc_sources.h"
@@ -41,19 +39,24 @@ bool read_ptp_logs(SourceLog& log, const SampleSource& sample, SourceMap& source
   return false;
 }
 
+// pmc prints its request and nothing else when no ptp4l answers: no view of the clock.
+bool pmc_answered(const parsers::PmcRecord& record) {
+  return !record.responses.empty();
+}
+
+template <typename Record>
+bool any_record(const Record& /*record*/) {
+  return true;
+}
+
+// Reads one clock command; `answered` says whether its output holds a view of the clock at all.
 template <typename Record, typename Parse>
 bool read_command(SourceLog& log, const SampleSource& sample, SourceMap& sources,
                   const std::vector<std::string>& argv, const std::string& source, Parse parse,
-                  ClockState& clock) {
+                  ClockState& clock, bool (*answered)(const Record&) = any_record<Record>) {
   auto record = parse_command<Record>(log, sample, argv, source, sources, parse);
-  if (!record) {
+  if (!record || !answered(*record)) {
     return false;
-  }
-  if constexpr (std::is_same_v<Record, parsers::PmcRecord>) {
-    // pmc prints its request and nothing else when no ptp4l answers: no view of the clock.
-    if (record->responses.empty()) {
-      return false;
-    }
   }
   fill_from_status(record->status, source, clock);
   return true;
@@ -72,10 +75,10 @@ void read_clock(SourceLog& log, const SampleSource& sample,
   if (read_ptp_logs(log, sample, sources, clock) ||
       read_command<parsers::PmcRecord>(log, sample, sources,
                                        {"pmc", "-u", "-b", "0", "GET TIME_STATUS_NP"},
-                                       source::k_pmc, parsers::parse_pmc, clock) ||
+                                       source::k_pmc, parsers::parse_pmc, clock, pmc_answered) ||
       read_command<parsers::PmcRecord>(log, sample, sources,
                                        {"pmc", "-u", "-b", "0", "GET CURRENT_DATA_SET"},
-                                       source::k_pmc, parsers::parse_pmc, clock) ||
+                                       source::k_pmc, parsers::parse_pmc, clock, pmc_answered) ||
       read_command<parsers::ChronySources>(log, sample, sources, {"chronyc", "sources"},
                                            source::k_chronyc_sources,
                                            parsers::parse_chronyc_sources, clock) ||

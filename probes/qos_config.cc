@@ -18,6 +18,7 @@
 // (pfc-off-roce-priority-inferred).
 #include <fmt/format.h>
 
+#include <map>
 #include <set>
 
 #include "probes/fleet_probe.h"
@@ -52,8 +53,8 @@ struct Survey {
   std::set<std::string> tools;      // the config tools read
   std::size_t total = 0;
   std::size_t configured = 0;  // NICs with a config tool's PFC or trust
-  // NICs without a config tool, by what their pause counters show.
-  std::vector<const model::Nic*> unconfigured;
+  // NICs without a config tool, with the priorities their pause counters show PFC active on.
+  std::map<const model::Nic*, std::set<int>> unconfigured;
   std::size_t inferred_on = 0;            // pausing on the RoCE priority: PFC on there
   std::size_t fleet_pausing_on_roce = 0;  // every NIC, configured or not, pausing on it
 };
@@ -107,8 +108,7 @@ void judge_host(const Survey& fleet, const model::Host& host, Judgement& judgeme
 // Without a config tool: a NIC pausing on other priorities only, in a fleet pausing on the
 // RoCE priority.
 void judge_inferred(const Survey& fleet, const model::Host& host, const model::Nic& nic,
-                    Judgement& judgement) {
-  const std::set<int> paused = paused_priorities(nic);
+                    const std::set<int>& paused, Judgement& judgement) {
   if (paused.empty() || paused.count(fleet.prio) != 0 ||
       fleet.fleet_pausing_on_roce < judgement.limit_count("min_fleet_pausing_nics")) {
     return;
@@ -146,13 +146,14 @@ class QosConfigProbe final : public FleetProbe<Survey> {
     for (const auto& host : judgement.fabric().hosts) {
       for (const auto& nic : host.nics) {
         ++fleet.total;
-        const bool pausing_on_roce = paused_priorities(nic).count(fleet.prio) != 0;
+        std::set<int> paused = paused_priorities(nic);
+        const bool pausing_on_roce = paused.count(fleet.prio) != 0;
         fleet.fleet_pausing_on_roce += pausing_on_roce ? 1 : 0;
         if (configured(fleet, nic)) {
           ++fleet.configured;
           fleet.tools.insert(nic.qos.tool);
         } else {
-          fleet.unconfigured.push_back(&nic);
+          fleet.unconfigured.emplace(&nic, std::move(paused));
           fleet.inferred_on += pausing_on_roce ? 1 : 0;
         }
         if (!nic.qos.trust.empty()) {
@@ -179,8 +180,8 @@ class QosConfigProbe final : public FleetProbe<Survey> {
     for (const auto& host : judgement.fabric().hosts) {
       judge_host(fleet, host, judgement);
       for (const auto& nic : host.nics) {
-        if (!configured(fleet, nic)) {
-          judge_inferred(fleet, host, nic, judgement);
+        if (const auto found = fleet.unconfigured.find(&nic); found != fleet.unconfigured.end()) {
+          judge_inferred(fleet, host, nic, found->second, judgement);
         }
       }
     }
