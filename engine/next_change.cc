@@ -62,6 +62,9 @@ void fill_from_entity(Placeholders& values, const std::string& entity,
     set_if_empty(values, "port", second);
   } else if (parts.kind == EntityKind::Host) {
     set_if_empty(values, "host", first);
+    if (const model::Host* host = fabric.find_host(first); host != nullptr) {
+      set_if_empty(values, "clock_tool", host->clock_tool());
+    }
   } else if (parts.kind == EntityKind::Switch) {
     set_if_empty(values, "switch", first);
   }
@@ -86,6 +89,13 @@ Placeholders placeholders_for(const std::vector<std::string>& entities,
   // The culprit first, then the other culprits fill what it cannot (a port names the switch).
   for (const auto& entity : entities) {
     fill_from_entity(values, entity, fabric);
+  }
+  // The signal that decided the cause: the strongest supporting finding, listed first.
+  for (const auto& item : evidence) {
+    if (item.weight > 0.0) {
+      values["signal"] = item.signal;
+      break;
+    }
   }
   for (const auto& item : evidence) {
     if (item.weight > 0.0 && item.value) {

@@ -1,6 +1,6 @@
 // Fills the kb's next-change and remediation templates from the culprit: {entity} {host}
 // {nic} {device} {netdev} {port} {switch} {value} {fleet_normal} {unit} {roce_priority}
-// {pfc_list} {qos_tool}.
+// {pfc_list} {qos_tool} {clock_tool} {signal}.
 // A placeholder with nothing to fill stays visible as <name>.
 #pragma once
 

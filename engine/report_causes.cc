@@ -149,6 +149,18 @@ double rival_score(const std::vector<CauseScore>& scores,
   return rival;
 }
 
+// Advice in the culprit's own tool (its NIC's QoS tool, its host's clock daemon), where the cause
+// has some; null for the cause's general advice.
+const kb::ToolAdvice* advice_for_culprit(const kb::Cause& cause, Placeholders& values) {
+  for (const auto& [placeholder, by_tool] : cause.by_tool) {
+    const auto tool = by_tool.find(values[placeholder]);
+    if (tool != by_tool.end()) {
+      return &tool->second;
+    }
+  }
+  return nullptr;
+}
+
 RankedCause ranked_cause(const CauseScore& score, double confidence_value, const EvidenceBook& book,
                          const model::Fabric& fabric, int roce_priority) {
   RankedCause cause;
@@ -158,14 +170,12 @@ RankedCause ranked_cause(const CauseScore& score, double confidence_value, const
   cause.entities = localize(score, book);
   cause.evidence = evidence_for(score, book);
   Placeholders values = placeholders_for(cause.entities, cause.evidence, fabric, roce_priority);
-  // Advice in the culprit NIC's own QoS tool, where the cause has some.
-  const auto tool = score.cause->by_qos_tool.find(values["qos_tool"]);
-  const bool by_tool = tool != score.cause->by_qos_tool.end();
-  for (const auto& step : by_tool ? tool->second.remediation : score.cause->remediation) {
+  const kb::ToolAdvice* advice = advice_for_culprit(*score.cause, values);
+  for (const auto& step : advice != nullptr ? advice->remediation : score.cause->remediation) {
     cause.remediation.push_back(fill_template(step, values));
   }
   cause.next_change =
-      make_next_change(by_tool ? tool->second.next_change : score.cause->next_change, values);
+      make_next_change(advice != nullptr ? advice->next_change : score.cause->next_change, values);
   return cause;
 }
 

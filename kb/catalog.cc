@@ -44,25 +44,54 @@ Result<NextChangeTemplate> parse_next_change(const toml::table& root, const std:
   return out;
 }
 
-// The QoS tools a cause may give its own advice for (model::Nic::qos_tool).
-constexpr std::array<std::string_view, 2> k_qos_tools = {"mlnx_qos", "dcb"};
+// What a cause may give its own advice for, by the placeholder that names it for the culprit:
+// its tool (model::Nic::qos_tool, model::Host::clock_tool), or the signal that decided it (any
+// signal supporting the cause; checked once the weights are gathered).
+struct ToolKind {
+  std::string_view placeholder;
+  std::array<std::string_view, 3> tools;  // "" pads the shorter lists; all "" = any signal
+};
+constexpr std::array<ToolKind, 3> k_tool_kinds = {{
+    {"qos_tool", {"mlnx_qos", "dcb", ""}},
+    {"clock_tool", {"chrony", "linuxptp", "ntpd"}},
+    {"signal", {"", "", ""}},
+}};
 
-Result<std::map<std::string, ToolAdvice>> parse_by_qos_tool(const toml::table& root,
-                                                            const std::string& file) {
+bool any_name(const ToolKind& kind) {
+  return std::all_of(kind.tools.begin(), kind.tools.end(),
+                     [](std::string_view tool) { return tool.empty(); });
+}
+
+std::string tool_names(const ToolKind& kind) {
+  std::string out;
+  for (const auto tool : kind.tools) {
+    if (!tool.empty()) {
+      out += (out.empty() ? "" : ", ") + std::string(tool);
+    }
+  }
+  return out;
+}
+
+Result<std::map<std::string, ToolAdvice>> parse_by_tool(const toml::table& root,
+                                                        const ToolKind& kind,
+                                                        const std::string& file) {
   std::map<std::string, ToolAdvice> out;
-  const toml::node* node = root.get("by_qos_tool");
+  const std::string key_name = "by_" + std::string(kind.placeholder);
+  const toml::node* node = root.get(key_name);
   if (node == nullptr) {
     return out;
   }
   if (node->as_table() == nullptr) {
-    return toml_error(file, node->source(), "by_qos_tool must be a table of [by_qos_tool.<tool>]");
+    return toml_error(file, node->source(),
+                      fmt::format("{0} must be a table of [{0}.<tool>]", key_name));
   }
   for (const auto& [key, value] : *node->as_table()) {
     const std::string tool(key.str());
-    const std::string where = "[by_qos_tool." + tool + "]";
-    if (!one_of(k_qos_tools, tool) || value.as_table() == nullptr) {
+    const std::string where = fmt::format("[{}.{}]", key_name, tool);
+    if (tool.empty() || (!any_name(kind) && !one_of(kind.tools, tool)) ||
+        value.as_table() == nullptr) {
       return toml_error(file, value.source(),
-                        fmt::format("{}: unknown QoS tool (mlnx_qos, dcb)", where));
+                        fmt::format("{}: unknown tool ({})", where, tool_names(kind)));
     }
     const toml::table& table = *value.as_table();
     ND_TRY(check_keys(table, {"remediation", "next_change"}, file, where));
@@ -74,13 +103,25 @@ Result<std::map<std::string, ToolAdvice>> parse_by_qos_tool(const toml::table& r
   return out;
 }
 
+Result<std::map<std::string, std::map<std::string, ToolAdvice>>> parse_by_tools(
+    const toml::table& root, const std::string& file) {
+  std::map<std::string, std::map<std::string, ToolAdvice>> out;
+  for (const auto& kind : k_tool_kinds) {
+    ND_TRY_ASSIGN(auto advice, parse_by_tool(root, kind, file));
+    if (!advice.empty()) {
+      out.emplace(std::string(kind.placeholder), std::move(advice));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<Cause> parse_cause(std::string_view text, const std::string& file) {
   ND_TRY_ASSIGN(toml::table root, parse_toml(text, file));
   ND_TRY(check_keys(root,
                     {"id", "title", "mechanism", "category", "severity", "remediation",
-                     "next_change", "by_qos_tool", "source"},
+                     "next_change", "by_qos_tool", "by_clock_tool", "by_signal", "source"},
                     file, "cause"));
   Cause cause;
   cause.file = file;
@@ -105,7 +146,7 @@ Result<Cause> parse_cause(std::string_view text, const std::string& file) {
   }
   ND_TRY_ASSIGN(cause.remediation, string_list(root, "remediation", file, true));
   ND_TRY_ASSIGN(cause.next_change, parse_next_change(root, file));
-  ND_TRY_ASSIGN(cause.by_qos_tool, parse_by_qos_tool(root, file));
+  ND_TRY_ASSIGN(cause.by_tool, parse_by_tools(root, file));
   ND_TRY_ASSIGN(cause.source, require_string(root, "source", file));
   return cause;
 }
@@ -125,6 +166,30 @@ Result<Catalog> Catalog::load(const std::vector<DataFile>& files, const ProbeEnt
   ND_TRY(catalog.gather_weights(entries));
   return catalog;
 }
+
+namespace {
+
+// [by_signal.<signal>] advice must name a signal that supports the cause, or it never applies.
+Status check_advice_signals(const Cause& cause) {
+  const auto by_signal = cause.by_tool.find("signal");
+  if (by_signal == cause.by_tool.end()) {
+    return {};
+  }
+  for (const auto& [signal, advice] : by_signal->second) {
+    const bool supports =
+        std::any_of(cause.supports.begin(), cause.supports.end(),
+                    [&signal](const SignalWeight& weight) { return weight.signal == signal; });
+    if (!supports) {
+      return make_error(ErrorCode::Parse,
+                        fmt::format("[by_signal.{}]: no signal '{}' supports cause '{}'", signal,
+                                    signal, cause.id),
+                        cause.file + ":1");
+    }
+  }
+  return {};
+}
+
+}  // namespace
 
 Status Catalog::gather_weights(const ProbeEntrySet& entries) {
   for (const ProbeEntry& entry : entries.entries()) {
@@ -153,6 +218,7 @@ Status Catalog::gather_weights(const ProbeEntrySet& entries) {
     }
   }
   for (const Cause& cause : m_causes) {
+    ND_TRY(check_advice_signals(cause));
     if (cause.supports.empty()) {
       return make_error(ErrorCode::Parse,
                         fmt::format("no signal supports cause '{}': add a [[signal.supports]] "

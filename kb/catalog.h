@@ -28,8 +28,8 @@ struct SignalWeight {
 };
 
 // Templates: {entity} {host} {nic} {device} {netdev} {port} {switch} {value} {fleet_normal}
-// {unit} {roce_priority} {pfc_list} {qos_tool} are filled from the culprit and the deciding
-// evidence.
+// {unit} {roce_priority} {pfc_list} {qos_tool} {clock_tool} {signal} are filled from the culprit
+// and the deciding evidence.
 struct NextChangeTemplate {
   std::string variable;
   std::string from;
@@ -38,8 +38,10 @@ struct NextChangeTemplate {
   std::string verify;
 };
 
-// Advice that depends on the culprit NIC's QoS tool (mlnx_qos or dcb, model::Nic::qos_tool):
-// replaces the cause's remediation and next change where that tool applies.
+// Advice in the words of the tool the culprit is configured with: the NIC's QoS tool (mlnx_qos or
+// dcb, model::Nic::qos_tool) or the host's clock daemon (chrony, linuxptp, ntpd,
+// model::Host::clock_tool); or for the finding that decided the cause (its signal). Replaces the
+// cause's remediation and next change where it applies.
 struct ToolAdvice {
   std::vector<std::string> remediation;
   NextChangeTemplate next_change;
@@ -55,9 +57,12 @@ struct Cause {
   std::vector<SignalWeight> against;
   std::vector<std::string> remediation;
   NextChangeTemplate next_change;
-  std::map<std::string, ToolAdvice> by_qos_tool;  // [by_qos_tool.<tool>]
-  std::string source;                             // the DOMAIN.md section it comes from
-  std::string file;                               // where it was loaded from
+  // [by_<kind>.<name>]: kind is the placeholder naming the culprit's tool ("qos_tool",
+  // "clock_tool") or the deciding "signal", then its value; kinds are tried in key order and the
+  // first whose value matches the culprit's applies.
+  std::map<std::string, std::map<std::string, ToolAdvice>> by_tool;
+  std::string source;  // the DOMAIN.md section it comes from
+  std::string file;    // where it was loaded from
 };
 
 class Catalog {

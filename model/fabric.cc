@@ -32,6 +32,16 @@ std::string Nic::qos_tool() const {
   return vendor == "mlx5" ? source::k_mlnx_qos : source::k_dcb;
 }
 
+std::string Host::clock_tool() const {
+  if (clock.source == source::k_pmc || clock.source == source::k_ptp4l_log) {
+    return "linuxptp";
+  }
+  if (clock.source == source::k_ntpq) {
+    return "ntpd";
+  }
+  return "chrony";
+}
+
 std::string Nic::netdev_entity() const {
   return netdev.empty() ? nic_entity() : model::netdev_entity(host, netdev);
 }

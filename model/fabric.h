@@ -143,6 +143,10 @@ struct Host {
   std::vector<Interface> interfaces;
   SourceMap sources;
   std::string entity() const { return host_entity(name); }
+  // The time daemon to name in advice, from the clock view read: "chrony" (chronyc tracking or
+  // sources), "linuxptp" (ptp4l/phc2sys logs, pmc), "ntpd" (ntpq); "chrony" when none was read,
+  // the default of the distributions.
+  std::string clock_tool() const;
 };
 
 struct SwitchPort {

@@ -14,6 +14,15 @@ namespace netdoctor::sim {
 
 inline constexpr std::size_t k_none = static_cast<std::size_t>(-1);
 
+// How a NIC's RoCE GID table is laid out (sim/writers/gid_writer.cc): the kernel's usual
+// link-local v1/v2 then IPv4 v1/v2, or one of the ways it goes wrong (gid-mismatch).
+enum class GidLayout {
+  Usual,
+  Ipv6First,  // a global IPv6 address added before the IPv4 one takes 2/3: IPv4 v2 at 5
+  V1Only,     // RoCE v2 GIDs not populated (RoCE mode forced to v1): every entry IB/RoCE v1
+  NoIpv4,     // no GID for the IPv4 address (it was added to the netdev after the table froze)
+};
+
 struct Nic {
   std::string rdma_dev;  // mlx5_0, rocep26s0f0, bnxt_re0
   std::string netdev;    // ens1f0np0, enp26s0f0np0
@@ -28,6 +37,7 @@ struct Nic {
   std::string ip;
   int prefix_len = 24;
   std::string ipv6;  // a global IPv6 address added before `ip` (gid-mismatch); empty when none
+  GidLayout gid_layout = GidLayout::Usual;
   int ifindex = 0;
   std::uint64_t node_guid = 0;
   int rated_gbps = 200;

@@ -70,18 +70,24 @@ Words ipv6_words(std::string_view text) {
   return words;
 }
 
-// The used entries in index order: v1 then v2 per address, in the order the addresses came.
+// The used entries in index order: v1 then v2 per address (v1 only when RoCE v2 is off), in
+// the order the addresses came.
 std::vector<GidEntry> gid_table(const Nic& nic) {
   std::vector<GidEntry> table;
-  const auto pair = [&table](const Words& words, const std::string& ipv4) {
+  const bool v2 = nic.gid_layout != GidLayout::V1Only;
+  const auto pair = [&table, v2](const Words& words, const std::string& ipv4) {
     table.push_back({gid_text(words), ipv4, 1});
-    table.push_back({gid_text(words), ipv4, 2});
+    if (v2) {
+      table.push_back({gid_text(words), ipv4, 2});
+    }
   };
   pair(link_local(nic.mac), "");
   if (!nic.ipv6.empty()) {
     pair(ipv6_words(nic.ipv6), "");
   }
-  pair(ipv4_mapped(nic.ip), nic.ip);
+  if (nic.gid_layout != GidLayout::NoIpv4) {
+    pair(ipv4_mapped(nic.ip), nic.ip);
+  }
   return table;
 }
 

@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -186,6 +188,61 @@ TEST(SimQosTools, LossyRoceAdviceUsesTheNicsQosTool) {
     ASSERT_FALSE(lossy->remediation.empty());
     EXPECT_EQ(lossy->remediation[0].find("<"), std::string::npos) << lossy->remediation[0];
   }
+}
+
+// Clock advice speaks the skewed host's own daemon: linuxptp where its clock was read from
+// ptp4l/phc2sys or pmc, ntpd from ntpq, chrony otherwise.
+TEST(SimClockViews, ClockSkewAdviceUsesTheHostsTimeDaemon) {
+  for (const auto& [view, tool] :
+       std::vector<std::pair<std::string, std::string>>{{"ptp", "systemctl restart ptp4l phc2sys"},
+                                                        {"pmc", "systemctl restart ptp4l phc2sys"},
+                                                        {"ntpq", "ntpd -gq"},
+                                                        {"chrony-sources", "chronyc makestep"},
+                                                        {"chrony", "chronyc makestep"}}) {
+    const std::string flags =
+        "--hosts 6 --nics 2 --clock-views " + view + " --fault clock-skew --seed 41";
+    const SimBundle bundle = simulate("clock-advice", flags);
+    auto diagnosis = diagnose_sim(bundle);
+    ASSERT_TRUE(diagnosis.ok()) << flags;
+    const RankedCause* skew = find_cause(*diagnosis, "clock-skew");
+    ASSERT_NE(skew, nullptr) << flags << "\n" << render_text(*diagnosis);
+    ASSERT_TRUE(skew->next_change.has_value()) << flags;
+    EXPECT_NE(skew->next_change->action.find(tool), std::string::npos)
+        << flags << ": " << skew->next_change->action;
+    for (const auto& step : skew->remediation) {
+      EXPECT_EQ(step.find("<"), std::string::npos) << flags << ": " << step;
+    }
+  }
+}
+
+// gid-mismatch comes three ways (IPv4 GID pushed to another index, RoCE v1 only, no GID for the
+// address): over a run of seeds each way is met, diagnosed, and named by its own signal.
+TEST(SimGidMismatch, EveryWayAGidGoesWrongIsDiagnosed) {
+  std::set<std::string> signals_seen;
+  for (int seed = 50; seed < 62 && signals_seen.size() < 3; ++seed) {
+    const std::string flags =
+        "--hosts 7 --nics 2 --vendors mlx5,bnxt --fault gid-mismatch --seed " +
+        std::to_string(seed);
+    const SimBundle bundle = simulate("gid-ways", flags);
+    expect_matches_expected(bundle, flags);
+    auto diagnosis = diagnose_sim(bundle);
+    ASSERT_TRUE(diagnosis.ok()) << flags;
+    const RankedCause* gid = find_cause(*diagnosis, "gid-mismatch");
+    ASSERT_NE(gid, nullptr) << flags;
+    ASSERT_FALSE(gid->evidence.empty()) << flags;
+    ASSERT_TRUE(gid->next_change.has_value()) << flags;
+    // The advice fits the finding that decided it: an index, a missing GID, RoCE v1.
+    const std::map<std::string, std::string> advice = {{"gid-index-differs", "sit at index 3"},
+                                                       {"no-rocev2-gid", "re-add"},
+                                                       {"rocev1-only", "cma_roce_mode"}};
+    const std::string& decided = gid->evidence.front().signal;
+    ASSERT_EQ(advice.count(decided), 1U) << flags << ": " << decided;
+    EXPECT_NE(gid->next_change->action.find(advice.at(decided)), std::string::npos)
+        << flags << ": " << gid->next_change->action;
+    signals_seen.insert(decided);
+  }
+  EXPECT_EQ(signals_seen,
+            (std::set<std::string>{"gid-index-differs", "no-rocev2-gid", "rocev1-only"}));
 }
 
 TEST(SimHealthyFabric, TwoSamplesIsHealthy) {

@@ -84,6 +84,61 @@ TEST(Catalog, ValidFileParses) {
   EXPECT_TRUE(cause->supports.empty());  // gathered by Catalog::load
 }
 
+// Advice in the culprit's own tool, by kind: each kind keeps its tools apart.
+std::string tool_advice(const std::string& kind, const std::string& tool) {
+  return "\n[by_" + kind + "." + tool + "]\nremediation = [\"do it with " + tool +
+         "\"]\n"
+         "[by_" +
+         kind + "." + tool +
+         ".next_change]\nvariable = \"v\"\nfrom = \"a\"\nto = \"b\"\naction = \"act\"\n"
+         "verify = \"check\"\n";
+}
+
+TEST(Catalog, AdviceByToolIsKeptPerKindOfTool) {
+  auto cause = parse_cause(
+      valid_cause(tool_advice("qos_tool", "dcb") + tool_advice("clock_tool", "linuxptp")),
+      "kb/causes/mtu-mismatch.toml");
+  ASSERT_TRUE(cause.ok()) << cause.error().describe();
+  ASSERT_EQ(cause->by_tool.size(), 2U);
+  EXPECT_EQ(cause->by_tool.at("qos_tool").at("dcb").remediation.at(0), "do it with dcb");
+  EXPECT_EQ(cause->by_tool.at("clock_tool").at("linuxptp").next_change.action, "act");
+}
+
+TEST(Catalog, AToolOfAnotherKindIsRejectedWithTheKindsTools) {
+  // linuxptp keeps clocks; it is no QoS tool.
+  auto cause =
+      parse_cause(valid_cause(tool_advice("qos_tool", "linuxptp")), "kb/causes/mtu-mismatch.toml");
+  ASSERT_FALSE(cause.ok());
+  EXPECT_NE(cause.error().message.find("[by_qos_tool.linuxptp]"), std::string::npos)
+      << cause.error().message;
+  EXPECT_NE(cause.error().message.find("mlnx_qos, dcb"), std::string::npos)
+      << cause.error().message;
+  auto clock = parse_cause(valid_cause(tool_advice("clock_tool", "mlnx_qos")),
+                           "kb/causes/mtu-mismatch.toml");
+  ASSERT_FALSE(clock.ok());
+  EXPECT_NE(clock.error().message.find("chrony, linuxptp, ntpd"), std::string::npos)
+      << clock.error().message;
+}
+
+TEST(Catalog, AdviceForASignalThatDoesNotSupportTheCauseIsRejected) {
+  // gids-consistent argues against gid-mismatch: advice for it could never apply.
+  std::vector<DataFile> files = embedded_files("kb/causes/");
+  for (auto& [file, text] : files) {
+    if (file.find("gid-mismatch.toml") != std::string::npos) {
+      text += tool_advice("signal", "gids-consistent");
+    }
+  }
+  auto catalog = Catalog::load(files, embedded_entries());
+  ASSERT_FALSE(catalog.ok());
+  EXPECT_NE(catalog.error().message.find("[by_signal.gids-consistent]"), std::string::npos)
+      << catalog.error().message;
+  EXPECT_NE(catalog.error().context.find("gid-mismatch.toml"), std::string::npos);
+  // The embedded advice per signal names supporting signals only.
+  const Cause* gid = embedded_catalog().find("gid-mismatch");
+  ASSERT_NE(gid, nullptr);
+  EXPECT_EQ(gid->by_tool.at("signal").count("no-rocev2-gid"), 1U);
+}
+
 TEST(Catalog, UnknownKeyIsRejectedWithFileAndLine) {
   auto cause = parse_cause(valid_cause("wieght = 2.0\n"), "kb/causes/mtu-mismatch.toml");
   ASSERT_FALSE(cause.ok());
