@@ -24,6 +24,7 @@
 #include "collect/fanout.h"
 #include "collect/host_collector.h"
 #include "collect/hostlist.h"
+#include "collect/nccl_logs.h"
 #include "collect/stream_writer.h"
 #include "collect/verbs_source.h"
 
@@ -47,6 +48,8 @@ struct CollectArgs {
   std::string pdsh_rcmd;
   std::optional<double> host_timeout_s;  // unset: collect.host_timeout
   SwitchArgs switches;
+  std::vector<std::string> nccl_logs;  // the job's NCCL_DEBUG=INFO logs, nccl-tests outputs
+  std::string nccl_job = "job";
 };
 
 // Commands of one sample run this many at a time: each is mostly waiting on the kernel or a
@@ -56,6 +59,20 @@ constexpr int k_command_parallelism = 8;
 void fail(Context& context, ExitCode code, const std::string& message) {
   context.err << "netdoctor collect: " << message << "\n";
   context.exit_code = code;
+}
+
+// The job's NCCL logs into nccl/<job>/; a file that cannot be read is said and skipped.
+Status add_nccl_logs(const CollectArgs& args, TreeWriter& writer, Context& context) {
+  if (args.nccl_logs.empty()) {
+    return {};
+  }
+  ND_TRY_ASSIGN(auto report, collect::copy_nccl_logs(args.nccl_logs, args.nccl_job, writer));
+  for (const auto& note : report.notes) {
+    context.err << "netdoctor collect: " << note << "\n";
+  }
+  context.err << fmt::format("netdoctor collect: {} of {} NCCL log(s) -> nccl/{}/\n", report.copied,
+                             args.nccl_logs.size(), args.nccl_job);
+  return {};
 }
 
 std::chrono::milliseconds to_ms(double seconds) {
@@ -164,6 +181,9 @@ void run_local(const CollectArgs& args, Context& context) {
   if (!report.ok()) {
     return fail(context, ExitCode::Failure, report.error().describe());
   }
+  if (auto status = add_nccl_logs(args, **writer, context); !status.ok()) {
+    return fail(context, ExitCode::Failure, status.error().describe());
+  }
   if (auto status = collect::write_manifest(**writer, clock.now_unix(),
                                             "netdoctor collect on " + options.host);
       !status.ok()) {
@@ -243,6 +263,9 @@ void run_fanout(const CollectArgs& args, Context& context, const CLI::App& sub) 
   }
   const SystemClock clock;
   Status status = (*writer)->write_file(collect::k_collect_log, log);
+  if (status.ok()) {
+    status = add_nccl_logs(args, **writer, context);
+  }
   if (status.ok()) {
     status = collect::write_manifest(**writer, clock.now_unix(),
                                      fmt::format("netdoctor collect --hosts {}", args.hosts));
@@ -328,6 +351,11 @@ void add_collect_command(CLI::App& app, Context& context) {
   sub->add_option("--pdsh-rcmd", args->pdsh_rcmd, "pdsh -R module (ssh, exec, ...)");
   sub->add_option("--host-timeout", args->host_timeout_s,
                   "seconds allowed each host (default: collect.host_timeout, 300)");
+  sub->add_option("--nccl-log", args->nccl_logs,
+                  "a log of the job run with NCCL_DEBUG=INFO or an nccl-tests output, copied "
+                  "into nccl/<job>/ (repeatable)")
+      ->allow_extra_args(false);
+  sub->add_option("--nccl-job", args->nccl_job, "the job's name under nccl/ (default: job)");
   add_switch_options(*sub, args->switches);
   sub->callback([args, &context, sub] { run_collect(*args, context, *sub); });
 }

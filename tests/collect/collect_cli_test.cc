@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -65,6 +66,35 @@ TEST_F(CollectCli, FakeRootToDirectoryReadsBackInInventory) {
   const RunOutput again = run({"collect", "--root", m_root, "--samples", "1", "--out", out});
   EXPECT_EQ(again.exit_code, 1);
   EXPECT_TRUE(contains(again.err, "not empty")) << again.err;
+}
+
+// The job's NCCL logs ride along under nccl/<job>/: two files of one name both kept, a file
+// that is not there said by name, the rest of the capture unharmed.
+TEST_F(CollectCli, NcclLogsAreCopiedUnderTheJobAndAMissingOneIsNamed) {
+  const std::string reference =
+      netdoctor::testing::reference_file("nccl/nccl_info_channel_via_net_ib_roce_gid.txt");
+  const std::string other =
+      make_temp_dir("collect-cli-nccl") + "/nccl_info_channel_via_net_ib_roce_gid.txt";
+  std::ofstream(other) << "node1:1:1 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>\n";
+  const std::string missing = make_temp_dir("collect-cli-nccl-missing") + "/rank0.log";
+  const std::string out = make_temp_dir("collect-cli-nccl-out") + "/bundle";
+  const RunOutput result =
+      run({"collect", "--root", m_root, "--samples", "1", "--out", out, "--nccl-job", "llama-70b",
+           "--nccl-log", reference, "--nccl-log", missing, "--nccl-log", other});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(contains(result.err, "rank0.log")) << result.err;
+  EXPECT_TRUE(contains(result.err, "2 of 3 NCCL log(s)")) << result.err;
+  const std::string dir = out + "/nccl/llama-70b/";
+  EXPECT_EQ(netdoctor::testing::read_text(dir + "nccl_info_channel_via_net_ib_roce_gid.txt"),
+            netdoctor::testing::read_text(reference));
+  EXPECT_TRUE(
+      contains(netdoctor::testing::read_text(dir + "nccl_info_channel_via_net_ib_roce_gid-2.txt"),
+               "NET/Socket"));
+  EXPECT_TRUE(std::filesystem::exists(out + "/hosts/fakehost/0/captured_at"));
+  const RunOutput bad = run({"collect", "--root", m_root, "--out", out + "2", "--nccl-job", "../up",
+                             "--nccl-log", reference});
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_TRUE(contains(bad.err, "../up")) << bad.err;
 }
 
 TEST_F(CollectCli, FakeRootToTarGzAndToStdoutOpenAsBundles) {
