@@ -86,7 +86,8 @@ void add_tests(const parsers::NcclTestsResult& result, NcclJob& job) {
   for (const auto& row : result.rows) {
     for (const auto* leg : {&row.out_of_place, &row.in_place}) {
       if (leg->busbw_gbyte_s) {
-        job.busbw_peak_gbyte_s = std::max(job.busbw_peak_gbyte_s.value_or(0.0), *leg->busbw_gbyte_s);
+        job.busbw_peak_gbyte_s =
+            std::max(job.busbw_peak_gbyte_s.value_or(0.0), *leg->busbw_gbyte_s);
       }
     }
   }
@@ -95,7 +96,8 @@ void add_tests(const parsers::NcclTestsResult& result, NcclJob& job) {
         std::max(job.busbw_avg_gbyte_s.value_or(0.0), *result.avg_bus_bandwidth_gbyte_s);
   }
   for (const auto& rank : result.ranks) {
-    if (std::find(job.test_hosts.begin(), job.test_hosts.end(), rank.host) == job.test_hosts.end()) {
+    if (std::find(job.test_hosts.begin(), job.test_hosts.end(), rank.host) ==
+        job.test_hosts.end()) {
       job.test_hosts.push_back(rank.host);
     }
   }
@@ -117,10 +119,10 @@ void add_file(const FileTree& tree, const std::string& path, std::string_view na
   auto log = parsers::parse_nccl_log(*text);
   auto tests = parsers::parse_nccl_tests(*text);
   if (!log.ok() && !tests.ok()) {
-    problems.push_back(Problem{
-        "", source::k_nccl,
-        make_error(ErrorCode::Parse, "neither an NCCL_DEBUG=INFO log nor nccl-tests output",
-                   shown)});
+    problems.push_back(
+        Problem{"", source::k_nccl,
+                make_error(ErrorCode::Parse, "neither an NCCL_DEBUG=INFO log nor nccl-tests output",
+                           shown)});
     return;
   }
   job.files.push_back(shown);

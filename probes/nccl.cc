@@ -35,11 +35,11 @@ struct HostUse {
 
 struct Survey {
   std::vector<const model::NcclJob*> jobs;
-  std::vector<HostUse> uses;       // hosts whose log shows NCCL's network choice
-  std::size_t fabric_hosts = 0;    // hosts of the fabric
-  std::size_t joined = 0;          // of them in some job's log
-  std::size_t busbw_jobs = 0;      // jobs with nccl-tests bus bandwidth
-  std::optional<int> v2_index;     // the fleet's usual RoCE v2 IPv4 GID index
+  std::vector<HostUse> uses;     // hosts whose log shows NCCL's network choice
+  std::size_t fabric_hosts = 0;  // hosts of the fabric
+  std::size_t joined = 0;        // of them in some job's log
+  std::size_t busbw_jobs = 0;    // jobs with nccl-tests bus bandwidth
+  std::optional<int> v2_index;   // the fleet's usual RoCE v2 IPv4 GID index
 };
 
 bool shows_network(const model::NcclHostView& view) {
@@ -66,8 +66,8 @@ bool on_socket(const model::NcclHostView& view) {
 
 // GPUDirect RDMA is off on the host: an HCA logged Disabled, or network channels without it.
 bool gdr_off(const model::NcclHostView& view) {
-  const bool disabled = std::any_of(view.gdr.begin(), view.gdr.end(),
-                                    [](const auto& hca) { return !hca.second; });
+  const bool disabled =
+      std::any_of(view.gdr.begin(), view.gdr.end(), [](const auto& hca) { return !hca.second; });
   return disabled || (view.net_channels > 0 && view.gdr_channels < view.net_channels);
 }
 
@@ -123,16 +123,14 @@ void judge_socket(const std::vector<HostUse>& job, Judgement& judgement) {
     for (const auto& [transport, count] : view.channels) {
       sockets += starts_with(transport, "NET/Socket") ? count : 0;
     }
-    judgement.find("nccl-socket-transport", {entity_of(use)}, judgement.limit("socket_strength"),
-                   fmt::format("NCCL on {} (job {}) runs its inter-node channels on sockets "
-                               "(network {}, {} NET/Socket channel lines{}): TCP through the "
-                               "kernel instead of RDMA",
-                               name_of(use), use.job->name,
-                               view.network.empty() ? "?" : view.network, sockets,
-                               view.socket_devices.empty()
-                                   ? ""
-                                   : ", over " + join(view.socket_devices, ", ")),
-                   static_cast<double>(sockets), 0.0, "channels");
+    judgement.find(
+        "nccl-socket-transport", {entity_of(use)}, judgement.limit("socket_strength"),
+        fmt::format("NCCL on {} (job {}) runs its inter-node channels on sockets "
+                    "(network {}, {} NET/Socket channel lines{}): TCP through the "
+                    "kernel instead of RDMA",
+                    name_of(use), use.job->name, view.network.empty() ? "?" : view.network, sockets,
+                    view.socket_devices.empty() ? "" : ", over " + join(view.socket_devices, ", ")),
+        static_cast<double>(sockets), 0.0, "channels");
   }
 }
 
@@ -151,25 +149,21 @@ void judge_gdr(const std::vector<HostUse>& job, Judgement& judgement) {
       ++on;
     }
   }
-  if (off.empty()) {
-    return;
-  }
-  std::vector<std::string> entities;
-  std::vector<std::string> names;
-  for (const HostUse* use : off) {
-    entities.push_back(entity_of(*use));
-    names.push_back(name_of(*use));
-  }
   const bool peers_have_it = on > 0;
-  judgement.find(
-      "nccl-gdr-off", entities,
-      judgement.limit(peers_have_it ? "gdr_off_strength" : "fleet_gdr_off_strength"),
-      fmt::format("GPUDirect RDMA off for NCCL on {} (job {}): channels without GDRDMA or "
-                  "'GPU Direct RDMA Disabled'{}",
-                  join(names, ", "), off.front()->job->name,
-                  peers_have_it ? fmt::format(", while {} peer host(s) use it", on)
-                                : "; no host of the job uses it"),
-      static_cast<double>(off.size()), 0.0, "hosts");
+  const double strength =
+      judgement.limit(peers_have_it ? "gdr_off_strength" : "fleet_gdr_off_strength");
+  for (const HostUse* use : off) {
+    const model::NcclHostView& view = *use->view;
+    const double without = static_cast<double>(view.net_channels - view.gdr_channels);
+    judgement.find("nccl-gdr-off", {entity_of(*use)}, strength,
+                   fmt::format("GPUDirect RDMA off for NCCL on {} (job {}): {} of {} network "
+                               "channels without GDRDMA{}{}",
+                               name_of(*use), use->job->name, without, view.net_channels,
+                               view.gdr.empty() ? "" : ", 'GPU Direct RDMA Disabled' for an HCA",
+                               peers_have_it ? fmt::format(", while {} peer host(s) use it", on)
+                                             : "; no host of the job uses it"),
+                   without, 0.0, "channels without GDRDMA");
+  }
 }
 
 // A NIC is one NCCL could have used: its RDMA port active, its link at its rated speed.
@@ -177,8 +171,8 @@ bool port_down(const model::Nic& nic) {
   const bool state_down = nic.state != model::RdmaPortState::Unknown &&
                           nic.state != model::RdmaPortState::Active &&
                           nic.state != model::RdmaPortState::ActiveDefer;
-  const bool netdev_down = nic.operstate == model::LinkState::Down ||
-                           nic.operstate == model::LinkState::LowerLayerDown;
+  const bool netdev_down =
+      nic.operstate == model::LinkState::Down || nic.operstate == model::LinkState::LowerLayerDown;
   const bool trained_low = nic.speed_gbps && nic.rated_gbps && *nic.speed_gbps < *nic.rated_gbps;
   return state_down || netdev_down || trained_low;
 }
@@ -217,8 +211,8 @@ void judge_host_hcas(const HostUse& use, Judgement& judgement) {
   std::vector<const model::Nic*> unused;
   std::size_t usable = 0;
   for (const auto& nic : use.host->nics) {
-    const bool used = std::find(use.view->hcas.begin(), use.view->hcas.end(), nic.device) !=
-                      use.view->hcas.end();
+    const bool used =
+        std::find(use.view->hcas.begin(), use.view->hcas.end(), nic.device) != use.view->hcas.end();
     usable += port_down(nic) ? 0u : 1u;
     if (!used && !nic.device.empty()) {
       (port_down(nic) ? down : unused).push_back(&nic);
@@ -255,12 +249,11 @@ void judge_hcas(const std::vector<HostUse>& job, Judgement& judgement) {
     if (use.host != nullptr) {
       judge_host_hcas(use, judgement);
     } else if (use.view->hcas.size() < most) {
-      judgement.find("nccl-too-few-hcas", {entity_of(use)}, judgement.limit("too_few_hcas_strength"),
-                     fmt::format("NCCL on {} (job {}) uses {} HCA(s){} where its peers use {}",
-                                 name_of(use), use.job->name, use.view->hcas.size(),
-                                 hca_setting(*use.view), most),
-                     static_cast<double>(use.view->hcas.size()), static_cast<double>(most),
-                     "HCAs");
+      judgement.find(
+          "nccl-too-few-hcas", {entity_of(use)}, judgement.limit("too_few_hcas_strength"),
+          fmt::format("NCCL on {} (job {}) uses {} HCA(s){} where its peers use {}", name_of(use),
+                      use.job->name, use.view->hcas.size(), hca_setting(*use.view), most),
+          static_cast<double>(use.view->hcas.size()), static_cast<double>(most), "HCAs");
     }
   }
 }
@@ -333,8 +326,10 @@ void judge_busbw(const model::NcclJob& job, const model::Fabric& fabric, Judgeme
   const auto hosts = job_hosts(job, fabric);
   const std::size_t ranked_hosts = std::max(hosts.size(), job.test_hosts.size());
   if (ranked_hosts < 2) {
-    judgement.rule_out(fmt::format("job {}: nccl-tests on one host measures NVLink/PCIe, not "
-                                   "the network", job.name));
+    judgement.rule_out(
+        fmt::format("job {}: nccl-tests on one host measures NVLink/PCIe, not "
+                    "the network",
+                    job.name));
     return;
   }
   double slowest = 0.0;
@@ -354,13 +349,14 @@ void judge_busbw(const model::NcclJob& job, const model::Fabric& fabric, Judgeme
   for (const auto& name : hosts) {
     entities.push_back(model::host_entity(name));
   }
-  judgement.find("nccl-busbw-low", entities,
-                 saturating(expected / busbw - 1.0, judgement.limit("busbw_shortfall_half_strength")),
-                 fmt::format("nccl-tests of job {} peaks at {} Gb/s bus bandwidth ({} GB/s), below "
-                             "{} Gb/s: {} of the {} Gb/s its slowest host's NICs carry",
-                             job.name, human(busbw), human(*job.busbw_peak_gbyte_s), human(expected),
-                             percent(busbw / slowest), human(slowest)),
-                 busbw, expected, "Gb/s");
+  judgement.find(
+      "nccl-busbw-low", entities,
+      saturating(expected / busbw - 1.0, judgement.limit("busbw_shortfall_half_strength")),
+      fmt::format("nccl-tests of job {} peaks at {} Gb/s bus bandwidth ({} GB/s), below "
+                  "{} Gb/s: {} of the {} Gb/s its slowest host's NICs carry",
+                  job.name, human(busbw), human(*job.busbw_peak_gbyte_s), human(expected),
+                  percent(busbw / slowest), human(slowest)),
+      busbw, expected, "Gb/s");
 }
 
 void judge_warnings(const std::vector<HostUse>& job, Judgement& judgement) {
@@ -368,32 +364,32 @@ void judge_warnings(const std::vector<HostUse>& job, Judgement& judgement) {
     if (use.view->warnings.empty()) {
       continue;
     }
-    judgement.find("nccl-warnings", {entity_of(use)}, judgement.limit("warning_strength"),
-                   fmt::format("NCCL on {} (job {}) warned {} time(s), first: {}", name_of(use),
-                               use.job->name, use.view->warnings.size(),
-                               use.view->warnings.front()),
-                   static_cast<double>(use.view->warnings.size()), 0.0, "warnings");
+    judgement.find(
+        "nccl-warnings", {entity_of(use)}, judgement.limit("warning_strength"),
+        fmt::format("NCCL on {} (job {}) warned {} time(s), first: {}", name_of(use), use.job->name,
+                    use.view->warnings.size(), use.view->warnings.front()),
+        static_cast<double>(use.view->warnings.size()), 0.0, "warnings");
   }
 }
 
 class NcclProbe final : public FleetProbe<Survey> {
  public:
   NcclProbe()
-      : FleetProbe({.id = "nccl",
-                    .description = "NCCL channels on sockets, GPUDirect RDMA off, too few HCAs",
-                    .cost = CostClass::Passive,
-                    .reads = {source::k_nccl, source::k_sysfs_port, source::k_ibv_devinfo,
-                              source::k_ethtool_link, source::k_ip_address, source::k_sysfs_net,
-                              source::k_sysfs_gids, source::k_show_gids},
-                    .findings = {"nccl-socket-transport", "nccl-gdr-off", "nccl-too-few-hcas",
-                                 "nccl-gid-index-wrong", "nccl-busbw-low", "nccl-warnings",
-                                 "nccl-hca-port-down"},
-                    .clearing = "nccl-on-rdma",
-                    .thresholds = {"socket_strength", "gdr_off_strength", "fleet_gdr_off_strength",
-                                   "too_few_hcas_strength", "port_down_strength",
-                                   "gid_index_strength", "min_busbw_efficiency",
-                                   "busbw_shortfall_half_strength", "warning_strength",
-                                   "ok_strength", "busbw_only_ok_strength"}}) {}
+      : FleetProbe(
+            {.id = "nccl",
+             .description = "NCCL channels on sockets, GPUDirect RDMA off, too few HCAs",
+             .cost = CostClass::Passive,
+             .reads = {source::k_nccl, source::k_sysfs_port, source::k_ibv_devinfo,
+                       source::k_ethtool_link, source::k_ip_address, source::k_sysfs_net,
+                       source::k_sysfs_gids, source::k_show_gids},
+             .findings = {"nccl-socket-transport", "nccl-gdr-off", "nccl-too-few-hcas",
+                          "nccl-gid-index-wrong", "nccl-busbw-low", "nccl-warnings",
+                          "nccl-hca-port-down"},
+             .clearing = "nccl-on-rdma",
+             .thresholds = {"socket_strength", "gdr_off_strength", "fleet_gdr_off_strength",
+                            "too_few_hcas_strength", "port_down_strength", "gid_index_strength",
+                            "min_busbw_efficiency", "busbw_shortfall_half_strength",
+                            "warning_strength", "ok_strength", "busbw_only_ok_strength"}}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {
@@ -422,9 +418,7 @@ class NcclProbe final : public FleetProbe<Survey> {
 
   std::vector<Coverage> coverage(const Survey& fleet) const override {
     return {{"hosts", "NCCL_DEBUG=INFO logs (nccl/)", fleet.joined, fleet.fabric_hosts, false},
-            {"NCCL jobs", "NCCL logs with the network NCCL chose", fleet.uses.empty() ? 0u : 1u,
-             1u, false},
-            {"NCCL jobs", "nccl-tests bus bandwidth", fleet.busbw_jobs, fleet.jobs.size(), false}};
+            {"NCCL jobs", "nccl-tests output (nccl/)", fleet.busbw_jobs, fleet.jobs.size(), false}};
   }
 
   void judge(const Survey& fleet, Judgement& judgement) const override {

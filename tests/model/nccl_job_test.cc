@@ -34,7 +34,8 @@ Fabric load(const MemBundle& b, LoadOptions options = {}) {
 
 TEST(NcclJob, ALogWithoutHostNamesJoinsTheHostItsFileIsNamedAfter) {
   MemBundle b = with_host("node01");
-  b.tree().add_file("nccl/train-7/node01.log", reference("nccl_info_channel_via_net_ib_roce_gid.txt"));
+  b.tree().add_file("nccl/train-7/node01.log",
+                    reference("nccl_info_channel_via_net_ib_roce_gid.txt"));
   const Fabric fabric = load(b);
   ASSERT_EQ(fabric.nccl_jobs.size(), 1u);
   const NcclJob& job = fabric.nccl_jobs[0];
@@ -56,7 +57,8 @@ TEST(NcclJob, ALogWithoutHostNamesJoinsTheHostItsFileIsNamedAfter) {
 
 TEST(NcclJob, NcclTestsGiveThePeakAndAverageBusBandwidthAndTheirHosts) {
   MemBundle b = with_host("kubeflow-nccl-test-3-worker-0");
-  b.tree().add_file("nccl/a800/all_reduce_perf.txt", reference("all_reduce_perf_a800_24rank_k8s.txt"));
+  b.tree().add_file("nccl/a800/all_reduce_perf.txt",
+                    reference("all_reduce_perf_a800_24rank_k8s.txt"));
   const Fabric fabric = load(b);
   ASSERT_EQ(fabric.nccl_jobs.size(), 1u);
   const NcclJob& job = fabric.nccl_jobs[0];
@@ -129,10 +131,11 @@ TEST(NcclJob, WithheldNothingIsRead) {
 
 TEST(NcclJob, TwoHostsOfOneCombinedLogEachGetTheirGdrStateAndChannels) {
   MemBundle b = with_host("21346d5cefce");
-  b.tree().add_file("nccl/issue899/combined.log",
-                    netdoctor::testing::read_text(
-                        netdoctor::testing::source_dir() +
-                        "/tests/parsers/data/nccl_log_issue899_gdr_no_module_channels_two_hosts.txt"));
+  b.tree().add_file(
+      "nccl/issue899/combined.log",
+      netdoctor::testing::read_text(
+          netdoctor::testing::source_dir() +
+          "/tests/parsers/data/nccl_log_issue899_gdr_no_module_channels_two_hosts.txt"));
   const Fabric fabric = load(b);
   ASSERT_EQ(fabric.nccl_jobs.size(), 1u);
   const auto& hosts = fabric.nccl_jobs[0].hosts;
