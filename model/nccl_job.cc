@@ -1,6 +1,7 @@
 #include "model/nccl_job.h"
 
 #include <algorithm>
+#include <set>
 
 #include "base/strings.h"
 #include "model/source_names.h"
@@ -60,26 +61,29 @@ void add_channel(const parsers::NcclLogChannel& channel, NcclHostView& view) {
   }
 }
 
-// The log's lines into per-host views; lines without a host go to `unnamed`.
+// The log's lines into per-host views; lines without a host go to `unnamed`. The NCCL_* settings
+// of the file go to the hosts it logged (a per-host file's NCCL_IB_HCA is that host's alone).
 void add_log(const parsers::NcclLog& log, const std::string& unnamed, NcclJob& job) {
   const auto name = [&unnamed](const std::string& host) { return host.empty() ? unnamed : host; };
+  std::set<std::string> logged;
   for (const auto& host : log.hosts) {
     add_host_lines(host, view_of(job, name(host.host)));
+    logged.insert(name(host.host));
   }
   for (const auto& channel : log.channels) {
     add_channel(channel, view_of(job, name(channel.host)));
+    logged.insert(name(channel.host));
   }
   for (const auto& warning : log.warnings) {
     view_of(job, name(warning.host)).warnings.push_back(warning.message);
+    logged.insert(name(warning.host));
   }
   for (auto& view : job.hosts) {
-    for (const auto& [key, value] : log.env) {
-      view.env.emplace(key, value);
+    if (logged.count(view.host) > 0) {
+      view.env.insert(log.env.begin(), log.env.end());
     }
   }
-  for (const auto& [key, value] : log.env) {
-    job.env.emplace(key, value);
-  }
+  job.env.insert(log.env.begin(), log.env.end());
 }
 
 void add_tests(const parsers::NcclTestsResult& result, NcclJob& job) {

@@ -119,6 +119,25 @@ TEST(NcclJob, HostsJoinByShortNameAndAnUnknownHostStaysUnjoined) {
   EXPECT_EQ(hosts[1].warnings.size(), 1u);
 }
 
+TEST(NcclJob, APerHostFilesSettingsStayWithItsHost) {
+  MemBundle b = with_host("node01");
+  b.tree().add_file("nccl/j/node01.log",
+                    "node01:10:10 [0] NCCL INFO NCCL_IB_GID_INDEX set by environment to 3.\n"
+                    "node01:10:10 [0] NCCL INFO Using network IB\n");
+  b.tree().add_file("nccl/j/node02.log",
+                    "node02:11:11 [0] NCCL INFO NCCL_IB_HCA set by environment to =mlx5_0.\n"
+                    "node02:11:11 [0] NCCL INFO Using network IB\n");
+  const Fabric fabric = load(b);
+  ASSERT_EQ(fabric.nccl_jobs.size(), 1u);
+  const auto& hosts = fabric.nccl_jobs[0].hosts;
+  ASSERT_EQ(hosts.size(), 2u);
+  EXPECT_EQ(hosts[0].env.count("NCCL_IB_HCA"), 0u);
+  EXPECT_EQ(hosts[0].env.at("NCCL_IB_GID_INDEX"), "3");
+  EXPECT_EQ(hosts[1].env.at("NCCL_IB_HCA"), "=mlx5_0");
+  EXPECT_EQ(hosts[1].env.count("NCCL_IB_GID_INDEX"), 0u);
+  EXPECT_EQ(fabric.nccl_jobs[0].env.size(), 2u);  // the job: every setting any file logged
+}
+
 TEST(NcclJob, WithheldNothingIsRead) {
   MemBundle b = with_host("node01");
   b.tree().add_file("nccl/j/node01.log", reference("nccl_info_channel_via_net_ib_roce_gid.txt"));
