@@ -15,7 +15,8 @@ Status prepare_nccl_transport(FaultContext& context) {
   Host& host = fabric.hosts[h];
   context.culprits.push_back(host_entity(fabric, h));
   const std::size_t variants = host.nics.size() > 1 ? 3 : 2;
-  const auto variant = static_cast<std::size_t>(context.rng.uniform() * static_cast<double>(variants));
+  const auto variant =
+      static_cast<std::size_t>(context.rng.uniform() * static_cast<double>(variants));
   if (variant == 0) {
     host.nccl.socket = true;
   } else if (variant == 1) {

@@ -59,8 +59,8 @@ void bootstrap(const Host& host, const Prefix& main, std::string& out) {
 }
 
 void environment(const Host& host, const Prefix& init, std::string& out) {
-  fmt::format_to(std::back_inserter(out), "{} NCCL INFO NCCL_IB_GID_INDEX set by environment to 3.\n",
-                 init.text);
+  fmt::format_to(std::back_inserter(out),
+                 "{} NCCL INFO NCCL_IB_GID_INDEX set by environment to 3.\n", init.text);
   if (host.nccl.socket) {
     fmt::format_to(std::back_inserter(out),
                    "{} NCCL INFO NCCL_IB_DISABLE set by environment to 1.\n", init.text);
@@ -143,9 +143,10 @@ std::string nccl_log(const Fabric& fabric, std::size_t h) {
   environment(host, init, out);
   network(host, init, out);
   const std::size_t nranks = fabric.hosts.size() * k_gpus;
-  const std::string comm = fmt::format("comm 0x{:x} rank {} nranks {} cudaDev 0 nvmlDev 0 busId "
-                                       "1b000 commId 0x5b1e7d0c9a4f3e21",
-                                       0x55d0c8a00000ULL + h * 0x1000, h * k_gpus, nranks);
+  const std::string comm = fmt::format(
+      "comm 0x{:x} rank {} nranks {} cudaDev 0 nvmlDev 0 busId "
+      "1b000 commId 0x5b1e7d0c9a4f3e21",
+      0x55d0c8a00000ULL + h * 0x1000, h * k_gpus, nranks);
   fmt::format_to(std::back_inserter(out), "{} NCCL INFO {} - Init START\n", init.text, comm);
   channels(fabric, h, init, out);
   fmt::format_to(std::back_inserter(out), "{} NCCL INFO {} - Init COMPLETE\n", init.text, comm);
@@ -159,17 +160,19 @@ std::string nccl_tests_output(const Fabric& fabric) {
   auto o = std::back_inserter(out);
   for (std::size_t h = 0; h < fabric.hosts.size(); ++h) {
     for (std::size_t g = 0; g < k_gpus; ++g) {
-      fmt::format_to(o, "#  Rank {:>2} Group  0 Pid {:>6} on {} device  {} [0x{:02x}] NVIDIA "
-                        "H100 80GB HBM3\n",
+      fmt::format_to(o,
+                     "#  Rank {:>2} Group  0 Pid {:>6} on {} device  {} [0x{:02x}] NVIDIA "
+                     "H100 80GB HBM3\n",
                      h * k_gpus + g, 20000 + h * 97 + g, fabric.hosts[h].name, g, 0x1b + g * 0x10);
     }
   }
-  out += "#\n#                                                              out-of-place          "
-         "             in-place          \n"
-         "#       size         count      type   redop    root     time   algbw   busbw #wrong  "
-         "   time   algbw   busbw #wrong\n"
-         "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)          "
-         "  (us)  (GB/s)  (GB/s)       \n";
+  out +=
+      "#\n#                                                              out-of-place          "
+      "             in-place          \n"
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong  "
+      "   time   algbw   busbw #wrong\n"
+      "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)          "
+      "  (us)  (GB/s)  (GB/s)       \n";
   const double peak = nccl_peak_busbw(fabric);
   const double ranks = static_cast<double>(fabric.hosts.size() * k_gpus);
   const double bus_factor = 2.0 * (ranks - 1.0) / ranks;  // all-reduce: busbw = algbw x 2(n-1)/n
@@ -182,8 +185,9 @@ std::string nccl_tests_output(const Fabric& fabric) {
     const double algbw = busbw / bus_factor;
     const double time_us = algbw > 0.0 ? bytes / (algbw * 1e3) : 0.0;
     sum += busbw;
-    fmt::format_to(o, "{:>12} {:>13}     float     sum      -1 {:>8.1f} {:>7.2f} {:>7.2f}      0 "
-                      "{:>8.1f} {:>7.2f} {:>7.2f}      0\n",
+    fmt::format_to(o,
+                   "{:>12} {:>13}     float     sum      -1 {:>8.1f} {:>7.2f} {:>7.2f}      0 "
+                   "{:>8.1f} {:>7.2f} {:>7.2f}      0\n",
                    size, size / 4, time_us, algbw, busbw, time_us, algbw, busbw);
   }
   fmt::format_to(o, "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : {:.4f} \n#\n",
