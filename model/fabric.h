@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -192,6 +193,34 @@ struct PerftestResult {
   std::string file;  // where it came from, for messages
 };
 
+// One host of an NCCL job as its NCCL_DEBUG=INFO log shows it (model/nccl_job.h).
+struct NcclHostView {
+  std::string host;         // as the log names it; "" when the log strips it
+  std::string fabric_host;  // the fabric's host it joins to by name; "" when none
+  std::string network;      // "IB", "IBext_v8", "Socket" ("Using network X"); "" when not logged
+  std::vector<std::string> hcas;                // "NET/IB : Using [0]mlx5_0:1/RoCE ...", in order
+  std::vector<std::string> socket_devices;      // "NET/Socket : Using [0]eth0:10.0.0.1<0>"
+  std::map<std::string, bool> gdr;              // HCA -> "GPU Direct RDMA Enabled|Disabled for HCA"
+  std::optional<bool> rings_gdr;                // "Connected all rings, use ring PXN 0 GDR 0|1"
+  std::map<std::string, std::size_t> channels;  // channel lines by transport ("NET/IB", "SHM")
+  std::size_t net_channels = 0;                 // of them over the network (NET/...)
+  std::size_t gdr_channels = 0;                 // of those, with /GDRDMA
+  std::map<std::string, std::string> env;       // NCCL_* of the file(s) the host logged in
+  std::vector<std::string> warnings;            // "NCCL WARN" messages
+};
+
+// A job's nccl/<job>/ files: NCCL_DEBUG=INFO logs and nccl-tests output (spec/bundle.md 1.1).
+struct NcclJob {
+  std::string name;                          // <job>
+  std::vector<std::string> files;            // display paths of the files read
+  std::vector<NcclHostView> hosts;           // sorted by host
+  std::map<std::string, std::string> env;    // every NCCL_* logged, first value seen
+  std::vector<std::string> test_hosts;       // the hosts of nccl-tests' ranks, sorted, unique
+  std::optional<double> busbw_peak_gbyte_s;  // the highest busbw of any nccl-tests row
+  std::optional<double> busbw_avg_gbyte_s;   // "# Avg bus bandwidth"
+  std::vector<std::string> failures;         // nccl-tests "Test NCCL failure" lines
+};
+
 struct Problem {
   std::string entity;  // the host or switch it concerns, empty for the bundle
   std::string source;  // "ethtool -S ens1f0np0"
@@ -203,6 +232,7 @@ struct Fabric {
   std::vector<Host> hosts;       // sorted by name
   std::vector<Switch> switches;  // sorted by name
   std::vector<PerftestResult> perftests;
+  std::vector<NcclJob> nccl_jobs;  // sorted by name
   std::vector<Problem> problems;
 
   const Host* find_host(const std::string& host_name) const;

@@ -37,6 +37,7 @@ const std::vector<std::string>& known_sources() {
       k_show_lldp_table,
       k_perftest,
       k_perftest_baseline,
+      k_nccl,
   };
   return sources;
 }

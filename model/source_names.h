@@ -57,6 +57,10 @@ inline const std::string k_show_lldp_table = "show lldp table";
 inline const std::string k_perftest = "perftest";
 inline const std::string k_perftest_baseline = "perftest-baseline";
 
+// nccl/<job>/ files (spec/bundle.md 1.1): NCCL_DEBUG=INFO logs and nccl-tests output, recorded
+// against each host they name.
+inline const std::string k_nccl = "nccl";
+
 // Every source above, each once, in the order above.
 const std::vector<std::string>& known_sources();
 

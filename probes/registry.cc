@@ -22,6 +22,7 @@ std::unique_ptr<Probe> make_addressing_probe();
 std::unique_ptr<Probe> make_packet_size_probe();
 std::unique_ptr<Probe> make_perftest_baseline_probe();
 std::unique_ptr<Probe> make_gids_probe();
+std::unique_ptr<Probe> make_nccl_probe();
 
 // Every built-in probe, in one visible place (no self-registering statics). Cheap passive
 // counter probes first, then configuration, then the perftest comparison; a playbook's steps
@@ -47,6 +48,7 @@ void register_builtin_probes(ProbeRegistry& registry) {
            make_gids_probe,
            make_packet_size_probe,
            make_perftest_baseline_probe,
+           make_nccl_probe,
        }) {
     registry.add(make());
   }

@@ -29,6 +29,8 @@ std::vector<KnownCommand> make_table() {
              "--report_gbits", "--tclass="});
   const auto perftest_lat =
       flags({"-d=", "-i=", "-x=", "-s=", "-n=", "-m=", "-p=", "-F", "-a", "-R", "--tclass="});
+  const auto nccl_tests =
+      flags({"-b=", "-e=", "-f=", "-g=", "-t=", "-n=", "-w=", "-c=", "-o=", "-d=", "-z="});
   const auto ip_flags = flags({"-d", "-s", "-4", "-6", "-br", "-j", "-p", "-o", "-details"});
   const auto rdma_flags = flags({"-d", "-j", "-p"});
   const auto counters_flags = flags({"-p=", "-a", "-i="});
@@ -117,6 +119,10 @@ std::vector<KnownCommand> make_table() {
       {"ib_write_lat", {}, perftest_lat, h, "RDMA write latency between two hosts"},
       {"ib_read_lat", {}, perftest_lat, h, "RDMA read latency between two hosts"},
       {"ib_send_lat", {}, perftest_lat, h, "RDMA send latency between two hosts"},
+      // NCCL's own view (nccl-tests; run with NCCL_DEBUG=INFO to see its transports).
+      {"all_reduce_perf", {}, nccl_tests, h, "nccl-tests all-reduce: bus bandwidth per size"},
+      {"all_gather_perf", {}, nccl_tests, h, "nccl-tests all-gather: bus bandwidth per size"},
+      {"lsmod", {}, {}, h, "loaded kernel modules (nvidia_peermem for GPUDirect RDMA)"},
       {"ping", {}, flags({"-c=", "-s=", "-M=", "-I=", "-i="}), h, "reachability and path MTU"},
       {"arping", {}, flags({"-D", "-I=", "-c="}), h, "duplicate address detection"},
       {"sysctl", {}, {}, h, "kernel settings (arp_announce, rp_filter)"},
@@ -222,6 +228,17 @@ void flush(std::vector<Words>& out, Words& current, std::string& word, bool& in_
   }
 }
 
+// "NCCL_DEBUG=INFO": an environment variable's name (upper case, digits, '_') and its value.
+bool is_assignment(const std::string& word) {
+  const auto eq = word.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    return false;
+  }
+  return std::all_of(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(eq), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
 }  // namespace
 
 const char* to_string(Side side) {
@@ -275,6 +292,10 @@ Result<std::vector<Words>> split_command_line(std::string_view line) {
   flush(out, current, word, in_word);
   for (auto& words : out) {
     if (!words.empty() && words.front() == "sudo") {
+      words.erase(words.begin());
+    }
+    // Leading NAME=value words are the command's environment (NCCL_DEBUG=INFO all_reduce_perf).
+    while (!words.empty() && is_assignment(words.front())) {
       words.erase(words.begin());
     }
   }

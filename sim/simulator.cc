@@ -132,6 +132,19 @@ Status write_perftest(const Fabric& fabric, TreeWriter& writer, const std::strin
   return {};
 }
 
+// The job's NCCL_DEBUG=INFO log of every host and its nccl-tests output (spec/bundle.md 1.1).
+Status write_nccl(const Fabric& fabric, TreeWriter& writer, const std::string& prefix,
+                  std::size_t& files) {
+  const std::string dir = prefix + "nccl/" + k_nccl_job + "/";
+  for (std::size_t h = 0; h < fabric.hosts.size(); ++h) {
+    ND_TRY(writer.write_file(dir + fabric.hosts[h].name + ".log", nccl_log(fabric, h)));
+    ++files;
+  }
+  ND_TRY(writer.write_file(dir + "all_reduce_perf.txt", nccl_tests_output(fabric)));
+  ++files;
+  return {};
+}
+
 }  // namespace
 
 Result<Simulation> simulate(const SimConfig& config) {
@@ -195,6 +208,7 @@ Result<std::size_t> write_bundle(const Simulation& simulation, TreeWriter& write
     ND_TRY(write_switch(simulation.fabric, sw, writer, prefix, files));
   }
   ND_TRY(write_perftest(simulation.fabric, writer, prefix, files));
+  ND_TRY(write_nccl(simulation.fabric, writer, prefix, files));
   return files;
 }
 

@@ -62,8 +62,16 @@ struct Nic {
   NicRates history;  // long-run average before the fault (for absolute counter values)
 };
 
+// How the job's NCCL runs on a host: what its NCCL_DEBUG=INFO log shows (nccl-transport).
+struct NcclSetup {
+  bool socket = false;        // no usable HCA (NCCL_IB_DISABLE=1): channels on NET/Socket
+  bool gdr = true;            // GPUDirect RDMA (nvidia-peermem loaded)
+  std::size_t hcas = k_none;  // NCCL_IB_HCA naming only the first `hcas` NICs; k_none: every NIC
+};
+
 struct Host {
   std::string name;
+  NcclSetup nccl;
   std::vector<Nic> nics;
   std::size_t leaf = k_none;
   double clock_offset_s = 0.0;  // host clock minus true time

@@ -27,6 +27,7 @@ const std::vector<FaultSpec>& fault_table() {
       {"baseline-regression", "slowdown", prepare_baseline_regression, inject_baseline_regression},
       {"pcie-degraded", "slowdown", prepare_pcie_degraded, inject_pcie_degraded},
       {"gid-mismatch", "timeouts", prepare_gid_mismatch, inject_gid_mismatch},
+      {"nccl-transport", "slowdown", prepare_nccl_transport, inject_nccl_transport},
   };
   return k_table;
 }

@@ -72,6 +72,8 @@ Status prepare_pcie_degraded(FaultContext& context);
 Status inject_pcie_degraded(FaultContext& context);
 Status prepare_gid_mismatch(FaultContext& context);
 Status inject_gid_mismatch(FaultContext& context);
+Status prepare_nccl_transport(FaultContext& context);
+Status inject_nccl_transport(FaultContext& context);
 
 // Helpers shared by injectors.
 // NICs a host-level target covers: all of a host, or the one NIC named.

@@ -67,4 +67,14 @@ void gid_files(const Nic& nic, const FileSink& emit);
 // `show_gids` (MLNX_OFED's script) for every RDMA device of the host, tab separated.
 std::string show_gids(const Host& host);
 
+// The NCCL job every host runs (nccl/<job>/ of the bundle, spec/bundle.md 1.1), in the formats
+// of shared/reference/nccl and tests/parsers/data/nccl_log_*: one host's NCCL_DEBUG=INFO log
+// (bootstrap, NET/IB or NET/Socket, GPUDirect RDMA per HCA, its ring channels, Init COMPLETE),
+// and all_reduce_perf's output over every host, its bus bandwidth set by the slowest host.
+inline constexpr const char* k_nccl_job = "allreduce";
+std::string nccl_log(const Fabric& fabric, std::size_t host);
+std::string nccl_tests_output(const Fabric& fabric);
+// The job's peak bus bandwidth in GB/s: a share of the slowest host's NCCL line rate.
+double nccl_peak_busbw(const Fabric& fabric);
+
 }  // namespace netdoctor::sim

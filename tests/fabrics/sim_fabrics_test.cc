@@ -85,7 +85,7 @@ const std::vector<std::string>& fault_ids() {
       "firmware-mismatch",   "link-errors",    "link-degraded",       "buffer-exhaustion",
       "ecn-misconfig",       "lossy-roce",     "traffic-isolation",   "clock-skew",
       "addressing-conflict", "small-messages", "baseline-regression", "pcie-degraded",
-      "gid-mismatch"};
+      "gid-mismatch",        "nccl-transport"};
   return k_ids;
 }
 
@@ -171,6 +171,19 @@ INSTANTIATE_TEST_SUITE_P(QosTools, SimFabric, ::testing::ValuesIn(qos_tool_cases
                          [](const ::testing::TestParamInfo<SimCase>& param_info) {
                            return param_info.param.name;
                          });
+
+// nccl-transport's three ways, each on a fabric of its own (the seed picks the way): GPUDirect
+// RDMA off (the wide and mixed3 cases above), sockets (bnxt above, and here on 2 NICs a host),
+// NCCL_IB_HCA naming half of a host's 8 NICs.
+INSTANTIATE_TEST_SUITE_P(
+    NcclWays, SimFabric,
+    ::testing::Values(SimCase{"nccl_too_few_hcas",
+                              "--hosts 6 --nics 8 --hosts-per-leaf 2 "
+                              "--fault nccl-transport --seed 54"},
+                      SimCase{"nccl_sockets",
+                              "--hosts 12 --nics 2 --hosts-per-leaf 6 --vendors "
+                              "bnxt --fault nccl-transport --seed 39"}),
+    [](const ::testing::TestParamInfo<SimCase>& param_info) { return param_info.param.name; });
 
 // Advice speaks the culprit NIC's own tool: dcb on Broadcom, mlnx_qos on mlx5.
 TEST(SimQosTools, LossyRoceAdviceUsesTheNicsQosTool) {
@@ -354,7 +367,13 @@ INSTANTIATE_TEST_SUITE_P(
                   "ecn-misconfig --seed 37"},
         TwoFaults{"gid_mismatch_and_link_errors",
                   "--hosts 10 --nics 4 --hosts-per-leaf 5 --fault gid-mismatch --fault "
-                  "link-errors --seed 34"}),
+                  "link-errors --seed 34"},
+        TwoFaults{"nccl_transport_and_link_degraded",
+                  "--hosts 10 --nics 4 --vendors mlx5,bnxt --fault nccl-transport --fault "
+                  "link-degraded --seed 41"},
+        TwoFaults{"nccl_transport_and_pfc_storm",
+                  "--hosts 12 --nics 2 --hosts-per-leaf 6 --vendors bnxt --fault nccl-transport "
+                  "--fault pfc-storm --seed 39"}),
     [](const ::testing::TestParamInfo<TwoFaults>& param_info) { return param_info.param.name; });
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -261,7 +262,38 @@ model::Fabric healthy_fleet(const FleetSpec& spec) {
       fabric.perftests.push_back(lat);
     }
   }
+  fabric.nccl_jobs.push_back(nccl_job(fabric));
   return fabric;
+}
+
+model::NcclJob nccl_job(const model::Fabric& fabric) {
+  model::NcclJob job;
+  job.name = "train";
+  job.files = {"nccl/train/job.log", "nccl/train/all_reduce_perf.txt"};
+  double slowest = 0.0;
+  for (const auto& host : fabric.hosts) {
+    model::NcclHostView view;
+    view.host = view.fabric_host = host.name;
+    view.network = "IB";
+    double rate = 0.0;
+    for (const auto& nic : host.nics) {
+      view.hcas.push_back(nic.device);
+      view.gdr[nic.device] = true;
+      rate += nic.speed_gbps.value_or(0.0);
+    }
+    slowest = slowest == 0.0 ? rate : std::min(slowest, rate);
+    view.rings_gdr = true;
+    view.net_channels = view.gdr_channels = 2 * host.nics.size();
+    view.channels["NET/IB"] = view.net_channels;
+    view.channels["P2P/IPC"] = 16;
+    view.env = {{"NCCL_IB_GID_INDEX", "3"}, {"NCCL_DEBUG", "INFO"}};
+    job.test_hosts.push_back(host.name);
+    job.hosts.push_back(std::move(view));
+  }
+  job.env = {{"NCCL_IB_GID_INDEX", "3"}, {"NCCL_DEBUG", "INFO"}};
+  job.busbw_peak_gbyte_s = 0.85 * slowest / 8.0;  // 85 % of a host's line rate, in GB/s
+  job.busbw_avg_gbyte_s = 0.6 * slowest / 8.0;
+  return job;
 }
 
 model::Nic& nic_at(model::Fabric& fabric, int host, int index) {

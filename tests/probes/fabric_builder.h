@@ -22,6 +22,10 @@ struct FleetSpec {
 
 model::Fabric healthy_fleet(const FleetSpec& spec = {});
 
+// A healthy NCCL job over every host of `fabric` (healthy_fleet carries one): every NIC an HCA
+// with GPUDirect RDMA, channels on NET/IB/GDRDMA, NCCL_IB_GID_INDEX=3, busbw 85 % of line rate.
+model::NcclJob nccl_job(const model::Fabric& fabric);
+
 // A NIC's PCIe link as the loader derives it from sysfs (ceilings at 128b/130b, gen3 to gen5).
 model::PcieLink pcie_link(double gt_s, std::uint32_t width, double max_gt_s,
                           std::uint32_t max_width);

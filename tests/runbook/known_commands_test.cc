@@ -53,6 +53,19 @@ TEST(KnownCommands, PipelineMatchesEachCommandInOrder) {
   EXPECT_EQ((*forms)[2]->tool, "head");
 }
 
+TEST(KnownCommands, LeadingAssignmentsAreTheCommandsEnvironment) {
+  auto forms = check_command_line(
+      "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET all_reduce_perf -b 8 -e 8G -f 2 -g 1 | grep "
+      "WARN");
+  ASSERT_TRUE(forms.ok()) << forms.error().describe();
+  ASSERT_EQ(forms->size(), 2u);
+  EXPECT_EQ((*forms)[0]->tool, "all_reduce_perf");
+  // Only upper-case names before the tool are assignments: a lower-case word is still a tool,
+  // and a flag nccl-tests does not have is still refused.
+  EXPECT_FALSE(check_command_line("foo=1 ethtool -S eth0").ok());
+  EXPECT_FALSE(check_command_line("NCCL_DEBUG=INFO all_reduce_perf --made-up").ok());
+}
+
 TEST(KnownCommands, QuotedPipeIsAnArgumentNotAPipeline) {
   auto commands = split_command_line("grep -E 'prio3_pause|discards_phy' file");
   ASSERT_TRUE(commands.ok());

@@ -2,6 +2,10 @@
 // healthy fabric shows none of them.
 #include <gtest/gtest.h>
 
+#include <set>
+
+#include "parsers/nccl_log.h"
+#include "parsers/nccl_tests.h"
 #include "sim_test_support.h"
 
 namespace netdoctor::sim::testing {
@@ -273,6 +277,58 @@ TEST(SimFaults, HealthyNicsTrainAtTheirFullPcieLink) {
     EXPECT_EQ(bundle.file(device + "current_link_speed"), "16.0 GT/s PCIe\n");
     EXPECT_EQ(bundle.file(dir + "sos_commands/kernel/dmesg").find("limited by"), std::string::npos);
   }
+}
+
+// The host the fault names (its culprit "host:<name>").
+std::string culprit_host(const Bundle& bundle) {
+  const std::string& culprit = bundle.simulation.faults.at(0).culprits.at(0);
+  return culprit.substr(culprit.find(':') + 1);
+}
+
+TEST(SimFaults, HealthyNcclJobRidesRdmaWithGpuDirectOnEveryNic) {
+  const Bundle bundle = run(config_for(4, 2, {}, 21));
+  for (const Host& host : bundle.simulation.fabric.hosts) {
+    const auto log = parsers::parse_nccl_log(bundle.file("nccl/allreduce/" + host.name + ".log"));
+    ASSERT_TRUE(log.ok()) << log.error().describe();
+    const auto* logged = log->find_host(host.name);
+    ASSERT_NE(logged, nullptr);
+    EXPECT_EQ(logged->network, "IB");
+    EXPECT_EQ(logged->ib_devices.size(), host.nics.size());
+    ASSERT_FALSE(log->channels.empty());
+    for (const auto& channel : log->channels) {
+      EXPECT_TRUE(channel.gdrdma) << channel.via;
+    }
+    EXPECT_EQ(log->env.at("NCCL_IB_GID_INDEX"), "3");
+  }
+  const auto tests = parsers::parse_nccl_tests(bundle.file("nccl/allreduce/all_reduce_perf.txt"));
+  ASSERT_TRUE(tests.ok()) << tests.error().describe();
+  EXPECT_EQ(tests->ranks.size(), 4u * 8u);
+  // 2 x 200G per host: a healthy all-reduce peaks at 80-86 % of 400 Gb/s, 40-43 GB/s.
+  const double peak = tests->rows.back().out_of_place.busbw_gbyte_s.value_or(0.0);
+  EXPECT_GT(peak, 38.0);
+  EXPECT_LT(peak, 43.5);
+}
+
+TEST(SimFaults, NcclTransportChangesOnlyTheCulpritHostsLog) {
+  std::set<std::string> variants;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    const Bundle bundle = run(config_for(6, 4, {"nccl-transport"}, seed));
+    const std::string culprit = culprit_host(bundle);
+    for (const Host& host : bundle.simulation.fabric.hosts) {
+      const auto log = parsers::parse_nccl_log(bundle.file("nccl/allreduce/" + host.name + ".log"));
+      ASSERT_TRUE(log.ok());
+      const auto* logged = log->find_host(host.name);
+      ASSERT_NE(logged, nullptr);
+      const bool socket = logged->network == "Socket";
+      const bool gdr_off = !socket && !log->channels.front().gdrdma;
+      const bool few = !socket && logged->ib_devices.size() < host.nics.size();
+      EXPECT_EQ(socket || gdr_off || few, host.name == culprit) << host.name << " seed " << seed;
+      if (host.name == culprit) {
+        variants.insert(socket ? "socket" : gdr_off ? "gdr" : "hcas");
+      }
+    }
+  }
+  EXPECT_EQ(variants.size(), 3u);
 }
 
 }  // namespace

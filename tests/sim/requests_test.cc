@@ -18,7 +18,9 @@ std::size_t expected_files(const Bundle& bundle) {
     per_sample += 6 + 3 + host.nics.size() * (7 + 21 + 30 + 4 + 8 + 4 + 8 + 4 + 4 + 4);
   }
   per_sample += fabric.switches.size() * 6;
-  return per_sample * fabric.samples + (fabric.hosts.size() / 2) * 4;
+  // The NCCL job: one NCCL_DEBUG=INFO log per host and the nccl-tests output.
+  const std::size_t nccl = fabric.hosts.size() + 1;
+  return per_sample * fabric.samples + (fabric.hosts.size() / 2) * 4 + nccl;
 }
 
 TEST(SimRequests, OneHostBundleHasExactlyItsFiles) {
