@@ -73,13 +73,12 @@ TEST(KernelEvents, BringUpDownIsNotAFlapButLaterDropsAre) {
       "[    7.202000] mlx5_core 0000:3b:00.0 ens1f0np0: Link up\n";
   const Nic nic = nic_at("ens1f0np0", "0000:3b:00.0");
   EXPECT_EQ(kernel_events(kernel_log(boot), nic).flaps, 0u);
-  const KernelEvents flapping = kernel_events(
-      kernel_log(boot +
-                 "[ 8100.500000] mlx5_core 0000:3b:00.0 ens1f0np0: Link down\n"
-                 "[ 8102.700000] mlx5_core 0000:3b:00.0 ens1f0np0: Link up\n"
-                 "[ 9200.100000] mlx5_core 0000:3b:00.0 ens1f0np0: Link down\n"
-                 "[ 9203.300000] mlx5_core 0000:3b:00.0 ens1f0np0: Link up\n"),
-      nic);
+  const KernelEvents flapping =
+      kernel_events(kernel_log(boot + "[ 8100.500000] mlx5_core 0000:3b:00.0 ens1f0np0: Link down\n"
+                                      "[ 8102.700000] mlx5_core 0000:3b:00.0 ens1f0np0: Link up\n"
+                                      "[ 9200.100000] mlx5_core 0000:3b:00.0 ens1f0np0: Link down\n"
+                                      "[ 9203.300000] mlx5_core 0000:3b:00.0 ens1f0np0: Link up\n"),
+                    nic);
   EXPECT_EQ(flapping.link_downs, 3u);
   EXPECT_EQ(flapping.link_ups, 3u);
   EXPECT_EQ(flapping.flaps, 2u);
@@ -157,8 +156,8 @@ TEST(KernelEvents, ADmesgThatIsNotAKernelLogIsAProblemNamingTheFile) {
   EXPECT_EQ(nic.kernel.flaps, 0u);
   bool named = false;
   for (const auto& problem : fabric.problems) {
-    named |= problem.source == source::k_dmesg && problem.error.describe().find("dmesg") !=
-                                                      std::string::npos;
+    named |= problem.source == source::k_dmesg &&
+             problem.error.describe().find("dmesg") != std::string::npos;
   }
   EXPECT_TRUE(named);
 }

@@ -78,8 +78,7 @@ TEST(LinkKernel, ASiteThatDemandsMoreDropsIgnoresASingleOne) {
   model::Fabric fabric = healthy_fleet();
   flaps(nic_at(fabric, 0, 2), 1);
   EXPECT_EQ(with_signal(run_probe("link-errors", fabric), "kernel-link-flaps").size(), 1u);
-  const auto tuned =
-      run_probe("link-errors", fabric, {}, {{"link-errors.kernel_min_flaps", 2.0}});
+  const auto tuned = run_probe("link-errors", fabric, {}, {{"link-errors.kernel_min_flaps", 2.0}});
   EXPECT_TRUE(with_signal(tuned, "kernel-link-flaps").empty());
 }
 
