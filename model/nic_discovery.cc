@@ -1,6 +1,7 @@
 #include "model/nic_discovery.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 #include <tuple>
 
@@ -119,6 +120,31 @@ std::string bound_netdev(SourceLog& log, const SampleSource& sample, const HostO
   return {};
 }
 
+// The device ports the commands list: ibv_devinfo, rdma link, ibdev2netdev.
+void add_tool_ports(const HostOutputs& out,
+                    const std::function<void(const std::string&, int)>& add) {
+  if (out.ibv) {
+    for (const auto& device : out.ibv->devices) {
+      if (device.ports.empty()) {
+        add(device.hca_id, 1);
+      }
+      for (const auto& port : device.ports) {
+        add(device.hca_id, static_cast<int>(port.port_num));
+      }
+    }
+  }
+  if (out.rdma) {
+    for (const auto& link : out.rdma->links) {
+      add(link.device, static_cast<int>(link.port));
+    }
+  }
+  if (out.ibdev2netdev) {
+    for (const auto& entry : out.ibdev2netdev->entries) {
+      add(entry.device, static_cast<int>(entry.port));
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<NicSeed> discover_nics(SourceLog& log, const SampleSource& sample,
@@ -151,26 +177,7 @@ std::vector<NicSeed> discover_nics(SourceLog& log, const SampleSource& sample,
       }
     }
   }
-  if (out.ibv) {
-    for (const auto& device : out.ibv->devices) {
-      if (device.ports.empty()) {
-        add(device.hca_id, 1);
-      }
-      for (const auto& port : device.ports) {
-        add(device.hca_id, static_cast<int>(port.port_num));
-      }
-    }
-  }
-  if (out.rdma) {
-    for (const auto& link : out.rdma->links) {
-      add(link.device, static_cast<int>(link.port));
-    }
-  }
-  if (out.ibdev2netdev) {
-    for (const auto& entry : out.ibdev2netdev->entries) {
-      add(entry.device, static_cast<int>(entry.port));
-    }
-  }
+  add_tool_ports(out, add);
   for (auto& seed : seeds) {
     seed.netdev = bound_netdev(log, sample, out, seed, host_sources);
   }
