@@ -23,6 +23,7 @@ struct SimOptions {
   std::string oversubscription = "1:1";
   std::string vendors = "mlx5";
   std::string qos_tool = "auto";
+  bool no_hw_counters = false;
   std::string clock_views = "chrony";
   std::size_t samples = 2;
   double interval = 30.0;
@@ -104,6 +105,7 @@ void run_sim(const SimOptions& options, Context& context) {
     return;
   }
   config.qos_tool = qos_tool.value();
+  config.hw_counters = !options.no_hw_counters;
   auto clock_views = sim::parse_clock_views(options.clock_views);
   if (!clock_views.ok()) {
     fail(context, ExitCode::Usage, clock_views.error().describe());
@@ -175,6 +177,9 @@ void add_sim_command(CLI::App& app, Context& context) {
   sub->add_option("--qos-tool", options->qos_tool,
                   "QoS config captured: auto (mlnx_qos on mlx5, dcb elsewhere), mlnx_qos, dcb, "
                   "none (counters only)");
+  sub->add_flag("--no-hw-counters", options->no_hw_counters,
+                "Leave out sysfs hw_counters: `rdma statistic show` is the RDMA counters' only "
+                "source");
   sub->add_option("--clock-views", options->clock_views,
                   "How hosts' clocks are captured, assigned in turn: chrony (chronyc tracking), "
                   "ptp (phc2sys log), pmc, chrony-sources, ntpq (default chrony)");

@@ -84,6 +84,32 @@ struct Gid {
   std::string ipv4;  // "10.96.83.26" for an IPv4-mapped GID (::ffff:a.b.c.d), else empty
 };
 
+// What the kernel log (dmesg) says about one NIC: its netdev's link transitions and the driver,
+// firmware and PCIe AER errors naming its netdev or PCI address (ethtool -i bus-info). Times are
+// the log's own stamps, seconds since boot; the log is history since boot (or since the ring
+// buffer wrapped), not the capture window. Empty when no kernel log was captured
+// (nic.sources[source::k_dmesg] says which).
+struct KernelEvents {
+  std::size_t link_downs = 0;  // "Link down" / "NIC Link is Down" lines of its netdev
+  std::size_t link_ups = 0;
+  // Downs of a link that had been up, or that stayed down: every down but the carrier-off a
+  // driver prints at bring-up (a first down followed by an up).
+  std::size_t flaps = 0;
+  std::vector<double> flap_times_s;  // seconds since boot of each flap's down line, when stamped
+  std::size_t driver_errors = 0;     // driver / firmware error lines (command timeout, health)
+  std::size_t aer_corrected = 0;     // PCIe AER reports ("PCIe Bus Error") on its address
+  std::size_t aer_uncorrected = 0;
+  std::string first_error;  // the first driver error or AER line, as printed
+};
+
+// A device's verbs objects as `rdma resource show` counts them (per RDMA device, every port).
+struct RdmaResourceCounts {
+  std::optional<std::uint64_t> qp;
+  std::optional<std::uint64_t> cq;
+  std::optional<std::uint64_t> mr;
+  std::optional<std::uint64_t> pd;
+};
+
 struct Nic {
   std::string host;
   std::string device;  // RDMA device ("mlx5_0", "rocep90s0f0", "bnxt_re1"); empty if none
@@ -118,6 +144,8 @@ struct Nic {
   std::vector<CounterSample> samples;  // canonical metrics, one per host sample
   SourceMap sources;
   PcieLink pcie;
+  KernelEvents kernel;
+  RdmaResourceCounts resources;  // empty when `rdma resource show` was not captured
 
   // Entity names (model/entity_names.h).
   std::string nic_entity() const;     // "nic:<host>/<device>" (falls back to netdev)

@@ -2,6 +2,7 @@
 // from the latest sample (the state the incident is in); counters from every sample.
 #include "model/clock_sources.h"
 #include "model/host_facts.h"
+#include "model/kernel_events.h"
 #include "model/loader.h"
 #include "model/nic_config.h"
 #include "model/nic_counters.h"
@@ -29,6 +30,10 @@ Nic configured_nic(SourceLog& log, const SampleSource& sample, const HostOutputs
   }
   if (!nic.netdev.empty()) {
     fill_netdev_config(log, sample, out, nic);
+  }
+  if (!nic.device.empty()) {
+    fill_from_ibdev2netdev(out, nic);
+    fill_resources(out, nic);
   }
   nic.vendor = nic_vendor(nic, find_ibv_device(out, nic.device));
   return nic;
@@ -68,13 +73,17 @@ Host load_host(const std::string& name, const std::vector<MachineSample>& sample
   for (const auto& seed : seeds) {
     host.nics.push_back(configured_nic(log, latest, out, name, seed));
   }
-  fill_pcie_links(log, latest, host);
+  fill_pcie_links(log, latest, out.dmesg, host);
+  if (out.dmesg) {
+    fill_kernel_events(*out.dmesg, host);
+  }
 
   for (const auto& timed : series) {
     host.captured_at.push_back(timed.at);
+    const SampleSource& sample = *samples[timed.index].source;
+    HostCounterOutputs outputs(log, sample, host.sources);
     for (auto& nic : host.nics) {
-      nic.samples.push_back(
-          read_nic_counters(log, *samples[timed.index].source, counters, timed.at, nic));
+      nic.samples.push_back(read_nic_counters(log, sample, counters, timed.at, nic, outputs));
     }
   }
   return host;

@@ -254,4 +254,37 @@ void fill_netdev_config(SourceLog& log, const SampleSource& sample, const HostOu
   }
 }
 
+// ibdev2netdev: the port state (-v) and the netdev's carrier where nothing else gave them.
+void fill_from_ibdev2netdev(const HostOutputs& out, Nic& nic) {
+  const auto* entry = find_ibdev2netdev(out, nic.device, nic.port);
+  if (entry == nullptr) {
+    return;
+  }
+  record_source(nic.sources, source::k_ibdev2netdev, Availability::Observed);
+  if (nic.state == RdmaPortState::Unknown && !entry->port_state.empty()) {
+    nic.state = rdma_port_state_named(entry->port_state);
+  }
+  if (nic.operstate == LinkState::Unknown && entry->netdev == nic.netdev) {
+    nic.operstate = link_state_named(entry->state);
+  }
+}
+
+// `rdma resource show`: the device's verbs objects (shared by its ports).
+void fill_resources(const HostOutputs& out, Nic& nic) {
+  if (!out.resources) {
+    return;
+  }
+  for (const auto& summary : out.resources->devices) {
+    if (summary.device != nic.device) {
+      continue;
+    }
+    record_source(nic.sources, source::k_rdma_resource, Availability::Observed);
+    auto count = [&summary](const char* name) -> std::optional<std::uint64_t> {
+      auto it = summary.counts.find(name);
+      return it == summary.counts.end() ? std::nullopt : std::optional(it->second);
+    };
+    nic.resources = RdmaResourceCounts{count("qp"), count("cq"), count("mr"), count("pd")};
+  }
+}
+
 }  // namespace netdoctor::model

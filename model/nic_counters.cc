@@ -56,12 +56,13 @@ class MappedValues {
   std::vector<Later> m_later;
 };
 
-void read_counter_dir(SourceLog& log, const SampleSource& sample, const std::string& dir,
+// Whether the directory was listed.
+bool read_counter_dir(SourceLog& log, const SampleSource& sample, const std::string& dir,
                       const CounterMap& map, const std::string& source, Nic& nic,
                       MappedValues& out) {
   auto entries = list_dir(log, sample, dir, source, nic.sources);
   if (!entries) {
-    return;
+    return false;
   }
   record_source(nic.sources, source, Availability::Observed);
   std::string path = dir + "/";
@@ -85,6 +86,28 @@ void read_counter_dir(SourceLog& log, const SampleSource& sample, const std::str
       continue;
     }
     out.add(*mapping, *value);
+  }
+  return true;
+}
+
+// The port's record of `rdma statistic show`, mapped by the hw_counters rows.
+void read_rdma_statistic(const CounterTable& table, Nic& nic, HostCounterOutputs& host,
+                         MappedValues& out) {
+  const parsers::RdmaStatistics* statistics = host.rdma_statistic();
+  if (statistics == nullptr) {
+    return;
+  }
+  const parsers::RdmaStatisticLink* link =
+      statistics->find(nic.device, static_cast<std::uint32_t>(nic.port));
+  if (link == nullptr) {
+    return;
+  }
+  record_source(nic.sources, source::k_rdma_statistic, Availability::Observed);
+  const auto& map = table.map_for(nic.vendor, CounterSource::HwCounters);
+  for (const auto& [name, value] : link->counters) {
+    if (const auto* mapping = map.find(name)) {
+      out.add(*mapping, value);
+    }
   }
 }
 
@@ -110,7 +133,7 @@ void read_ethtool_stats(SourceLog& log, const SampleSource& sample, const Counte
 }
 
 void read_nic_sources(SourceLog& log, const SampleSource& sample, const CounterTable& table,
-                      Nic& nic, MappedValues& values) {
+                      Nic& nic, HostCounterOutputs& host, MappedValues& values) {
   if (!nic.netdev.empty()) {
     read_ethtool_stats(log, sample, table, nic, values);
     read_counter_dir(log, sample, k_sysfs_net + nic.netdev + "/statistics",
@@ -119,9 +142,11 @@ void read_nic_sources(SourceLog& log, const SampleSource& sample, const CounterT
   }
   if (!nic.device.empty()) {
     const std::string port = k_sysfs_ib + nic.device + "/ports/" + std::to_string(nic.port);
-    read_counter_dir(log, sample, port + "/hw_counters",
-                     table.map_for(nic.vendor, CounterSource::HwCounters),
-                     source::k_sysfs_hw_counters, nic, values);
+    if (!read_counter_dir(log, sample, port + "/hw_counters",
+                          table.map_for(nic.vendor, CounterSource::HwCounters),
+                          source::k_sysfs_hw_counters, nic, values)) {
+      read_rdma_statistic(table, nic, host, values);
+    }
     read_counter_dir(log, sample, port + "/counters",
                      table.map_for(nic.vendor, CounterSource::IbCounters), source::k_sysfs_counters,
                      nic, values);
@@ -130,12 +155,23 @@ void read_nic_sources(SourceLog& log, const SampleSource& sample, const CounterT
 
 }  // namespace
 
+const parsers::RdmaStatistics* HostCounterOutputs::rdma_statistic() {
+  if (!m_read) {
+    m_read = true;
+    m_statistics = parse_command<parsers::RdmaStatistics>(
+        m_log, m_sample, {"rdma", "statistic", "show"}, source::k_rdma_statistic, m_host_sources,
+        parsers::parse_rdma_statistic);
+  }
+  return m_statistics ? &*m_statistics : nullptr;
+}
+
 CounterSample read_nic_counters(SourceLog& log, const SampleSource& sample,
-                                const CounterTable& table, double captured_at, Nic& nic) {
+                                const CounterTable& table, double captured_at, Nic& nic,
+                                HostCounterOutputs& host) {
   MetricValues::Builder values;
   values.reserve(k_values_per_sample);
   MappedValues mapped(values);
-  read_nic_sources(log, sample, table, nic, mapped);
+  read_nic_sources(log, sample, table, nic, host, mapped);
   mapped.finish();
   return CounterSample{captured_at, std::move(values).finish()};
 }

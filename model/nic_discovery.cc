@@ -1,6 +1,7 @@
 #include "model/nic_discovery.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 #include <tuple>
 
@@ -37,7 +38,27 @@ HostOutputs read_host_outputs(SourceLog& log, const SampleSource& sample, Source
                                                       parsers::parse_chronyc_tracking);
   out.gids = parse_command<parsers::ShowGids>(log, sample, {"show_gids"}, source::k_show_gids,
                                               sources, parsers::parse_show_gids);
+  out.ibdev2netdev = parse_command<parsers::Ibdev2netdev>(
+      log, sample, {"ibdev2netdev"}, source::k_ibdev2netdev, sources, parsers::parse_ibdev2netdev);
+  out.dmesg = parse_command<parsers::KernelLog>(log, sample, {"dmesg"}, source::k_dmesg, sources,
+                                                parsers::parse_dmesg);
+  out.resources = parse_command<parsers::RdmaResources>(log, sample, {"rdma", "resource", "show"},
+                                                        source::k_rdma_resource, sources,
+                                                        parsers::parse_rdma_resource);
   return out;
+}
+
+const parsers::Ibdev2netdevEntry* find_ibdev2netdev(const HostOutputs& out, std::string_view device,
+                                                    int port) {
+  if (!out.ibdev2netdev) {
+    return nullptr;
+  }
+  for (const auto& entry : out.ibdev2netdev->entries) {
+    if (entry.device == device && static_cast<int>(entry.port) == port) {
+      return &entry;
+    }
+  }
+  return nullptr;
 }
 
 const parsers::IbvDevice* find_ibv_device(const HostOutputs& out, std::string_view device) {
@@ -76,6 +97,56 @@ const parsers::RdmaLink* find_rdma_link(const HostOutputs& out, std::string_view
   return nullptr;
 }
 
+namespace {
+
+// The netdev an RDMA port drives: rdma link, else the device's sysfs net directory, else
+// ibdev2netdev; empty when none says.
+std::string bound_netdev(SourceLog& log, const SampleSource& sample, const HostOutputs& out,
+                         const NicSeed& seed, SourceMap& host_sources) {
+  if (const auto* link = find_rdma_link(out, seed.device, seed.port);
+      link != nullptr && !link->netdev.empty()) {
+    return link->netdev;
+  }
+  auto nets = peek_dir(log, sample, k_sysfs_ib + seed.device + "/device/net",
+                       source::k_sysfs_infiniband, host_sources);
+  if (nets && !nets->empty()) {
+    // Ports of a multi-port device list their netdevs in port order.
+    const auto index = std::min(nets->size() - 1, static_cast<std::size_t>(seed.port - 1));
+    return (*nets)[index].name;
+  }
+  if (const auto* entry = find_ibdev2netdev(out, seed.device, seed.port)) {
+    return entry->netdev;
+  }
+  return {};
+}
+
+// The device ports the commands list: ibv_devinfo, rdma link, ibdev2netdev.
+void add_tool_ports(const HostOutputs& out,
+                    const std::function<void(const std::string&, int)>& add) {
+  if (out.ibv) {
+    for (const auto& device : out.ibv->devices) {
+      if (device.ports.empty()) {
+        add(device.hca_id, 1);
+      }
+      for (const auto& port : device.ports) {
+        add(device.hca_id, static_cast<int>(port.port_num));
+      }
+    }
+  }
+  if (out.rdma) {
+    for (const auto& link : out.rdma->links) {
+      add(link.device, static_cast<int>(link.port));
+    }
+  }
+  if (out.ibdev2netdev) {
+    for (const auto& entry : out.ibdev2netdev->entries) {
+      add(entry.device, static_cast<int>(entry.port));
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<NicSeed> discover_nics(SourceLog& log, const SampleSource& sample,
                                    const HostOutputs& out, SourceMap& host_sources) {
   std::vector<NicSeed> seeds;
@@ -106,34 +177,9 @@ std::vector<NicSeed> discover_nics(SourceLog& log, const SampleSource& sample,
       }
     }
   }
-  if (out.ibv) {
-    for (const auto& device : out.ibv->devices) {
-      if (device.ports.empty()) {
-        add(device.hca_id, 1);
-      }
-      for (const auto& port : device.ports) {
-        add(device.hca_id, static_cast<int>(port.port_num));
-      }
-    }
-  }
-  if (out.rdma) {
-    for (const auto& link : out.rdma->links) {
-      add(link.device, static_cast<int>(link.port));
-    }
-  }
+  add_tool_ports(out, add);
   for (auto& seed : seeds) {
-    if (const auto* link = find_rdma_link(out, seed.device, seed.port);
-        link != nullptr && !link->netdev.empty()) {
-      seed.netdev = link->netdev;
-      continue;
-    }
-    auto nets =
-        peek_dir(log, sample, k_sysfs_ib + seed.device + "/device/net", listing, host_sources);
-    if (nets && !nets->empty()) {
-      // Ports of a multi-port device list their netdevs in port order.
-      const auto index = std::min(nets->size() - 1, static_cast<std::size_t>(seed.port - 1));
-      seed.netdev = (*nets)[index].name;
-    }
+    seed.netdev = bound_netdev(log, sample, out, seed, host_sources);
   }
   if (seeds.empty() && out.lldp) {
     // No RDMA device captured at all: the cabled netdevs are the NICs we can still describe.

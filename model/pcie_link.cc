@@ -6,7 +6,6 @@
 
 #include "model/source_names.h"
 #include "model/sysfs_paths.h"
-#include "parsers/dmesg.h"
 #include "parsers/lspci.h"
 #include "parsers/pcie.h"
 
@@ -126,11 +125,10 @@ void derive(PcieLink& link) {
 
 }  // namespace
 
-void fill_pcie_links(SourceLog& log, const SampleSource& sample, Host& host) {
+void fill_pcie_links(SourceLog& log, const SampleSource& sample,
+                     const std::optional<parsers::KernelLog>& dmesg, Host& host) {
   const auto lspci = parse_command<parsers::LspciOutput>(
       log, sample, {"lspci", "-vvv"}, source::k_lspci, host.sources, parsers::parse_lspci);
-  const auto dmesg = parse_command<parsers::KernelLog>(log, sample, {"dmesg"}, source::k_dmesg,
-                                                       host.sources, parsers::parse_dmesg);
   for (Nic& nic : host.nics) {
     const bool from_files = !nic.netdev.empty() && from_sysfs(log, sample, nic);
     if (!from_files && lspci) {

@@ -20,6 +20,9 @@ const std::vector<std::string>& known_sources() {
       k_lldpcli,
       k_lspci,
       k_dmesg,
+      k_ibdev2netdev,
+      k_rdma_statistic,
+      k_rdma_resource,
       k_sysfs_infiniband,
       k_sysfs_fw_ver,
       k_sysfs_port,
@@ -44,7 +47,8 @@ const std::vector<std::string>& known_sources() {
 
 const std::set<std::string>& inventory_sources() {
   static const std::set<std::string> sources = {
-      k_sysfs_infiniband, k_rdma_link, k_ibv_devinfo, k_ethtool_info, k_lldpcli, k_captured_at,
+      k_sysfs_infiniband, k_rdma_link, k_ibdev2netdev, k_ibv_devinfo,
+      k_ethtool_info,     k_lldpcli,   k_captured_at,
   };
   return sources;
 }

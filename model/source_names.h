@@ -28,7 +28,10 @@ inline const std::string k_pmc = "pmc";              // linuxptp pmc GET TIME_ST
 inline const std::string k_ptp4l_log = "ptp4l log";  // var/log/ptp4l.log, phc2sys.log
 inline const std::string k_lldpcli = "lldpcli";      // the host's LLDP neighbours
 inline const std::string k_lspci = "lspci";          // lspci -vvv: PCIe LnkCap / LnkSta
-inline const std::string k_dmesg = "dmesg";          // kernel log: PCIe bandwidth warnings
+inline const std::string k_dmesg = "dmesg";  // kernel log: PCIe bandwidth, link flaps, errors
+inline const std::string k_ibdev2netdev = "ibdev2netdev";      // device/port -> netdev, state
+inline const std::string k_rdma_statistic = "rdma statistic";  // per-port RDMA hw counters
+inline const std::string k_rdma_resource = "rdma resource";    // QP/CQ/MR/PD counts per device
 
 // Hosts: sysfs.
 inline const std::string k_sysfs_infiniband = "sysfs infiniband";    // the RDMA device listing
@@ -69,6 +72,7 @@ const std::vector<std::string>& known_sources();
 // leaves them out, so withholding other sources never changes which entities exist.
 //   sysfs infiniband  the RDMA devices, their ports and bound netdevs (device/net)
 //   rdma link         device/port -> netdev, and NICs where sysfs was not captured
+//   ibdev2netdev      device/port -> netdev where neither sysfs nor rdma link gives it
 //   ibv_devinfo       NICs where neither was captured, and the PCI vendor id for the vendor
 //   ethtool -i        the driver, the first clue to the vendor
 //   lldpcli           the NICs of a host with no RDMA device captured at all (its cabled netdevs)

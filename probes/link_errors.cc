@@ -11,6 +11,11 @@
 // of its ends (link-errors). One read alone is history of unknown age and weighs less than a
 // rate. A link that went down during the window is flapping now, resetting every queue pair on
 // it (link-flap).
+//
+// The kernel log (dmesg) corroborates: a netdev whose link went down after it had come up
+// (kernel-link-flaps), and driver, firmware or PCIe AER errors naming the NIC (driver-errors).
+// The log is history since boot, not the window: it localizes, weighing less than the counters,
+// and is never enough for the probe to run on alone (no coverage of its own).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -98,9 +103,10 @@ struct PortErrors {
 struct Survey {
   NicSurvey errors;  // FCS + symbol + FEC-uncorrectable per NIC
   std::map<const model::Nic*, NicLink> links;
-  NicSurvey downs;                // link-down events per NIC
-  std::vector<PortErrors> ports;  // switch ports with an RX_ERR rate
-  FleetStats port_stats;          // over their rates
+  NicSurvey downs;                        // link-down events per NIC
+  std::vector<PortErrors> ports;          // switch ports with an RX_ERR rate
+  FleetStats port_stats;                  // over their rates
+  std::vector<const model::Nic*> kernel;  // NICs whose kernel log was read
 };
 
 // Errors per bit carried above the limit, over enough errors in the window to make a rate:
@@ -174,6 +180,54 @@ void judge_flaps(const Survey& fleet, Judgement& judgement) {
   }
 }
 
+// The kernel log's link-down lines of a link that had come up: it dropped since boot.
+void judge_kernel_flaps(const model::Nic& nic, Judgement& judgement) {
+  const model::KernelEvents& kernel = nic.kernel;
+  if (kernel.flaps == 0 || kernel.flaps < judgement.limit_count("kernel_min_flaps")) {
+    return;
+  }
+  std::string when;
+  if (!kernel.flap_times_s.empty()) {
+    when = fmt::format("; last at {:.0f} s after boot", kernel.flap_times_s.back());
+  }
+  const auto flaps = static_cast<double>(kernel.flaps);
+  judgement.find("kernel-link-flaps", nic_link_entities(nic),
+                 saturating(flaps, judgement.limit("kernel_flap_half_strength")),
+                 fmt::format("{} netdev {} went down {} times in the kernel log (dmesg: {} down, "
+                             "{} up lines{})",
+                             nic_label(nic), nic.netdev, kernel.flaps, kernel.link_downs,
+                             kernel.link_ups, when),
+                 flaps, 0.0, "link downs");
+}
+
+// Driver, firmware and PCIe AER errors naming the NIC: weak, the same lines follow many faults.
+void judge_driver_errors(const model::Nic& nic, Judgement& judgement) {
+  const model::KernelEvents& kernel = nic.kernel;
+  const std::size_t aer = kernel.aer_corrected + kernel.aer_uncorrected;
+  const std::size_t total = kernel.driver_errors + aer;
+  if (total == 0 || total < judgement.limit_count("driver_min_errors")) {
+    return;
+  }
+  judgement.find("driver-errors", nic_link_entities(nic), judgement.limit("driver_error_strength"),
+                 fmt::format("{} has {} driver/firmware error lines and {} PCIe AER reports "
+                             "({} uncorrected) in the kernel log, first: \"{}\"",
+                             nic_label(nic), kernel.driver_errors, aer, kernel.aer_uncorrected,
+                             kernel.first_error),
+                 static_cast<double>(total), 0.0, "lines");
+}
+
+bool kernel_log_read(const model::Nic& nic) {
+  const auto it = nic.sources.find(source::k_dmesg);
+  return it != nic.sources.end() && it->second.availability == model::Availability::Observed;
+}
+
+void judge_kernel(const Survey& fleet, Judgement& judgement) {
+  for (const model::Nic* nic : fleet.kernel) {
+    judge_kernel_flaps(*nic, judgement);
+    judge_driver_errors(*nic, judgement);
+  }
+}
+
 // The switch end: RX_ERR against the other ports and per bit of the port's speed.
 void judge_port_errors(const Survey& fleet, Judgement& judgement) {
   const OutlierRule rule = judgement.outlier_rule(judgement.limit("min_error_rate"));
@@ -208,11 +262,14 @@ class LinkErrorsProbe final : public FleetProbe<Survey> {
              .description = "Symbol/FCS/FEC errors and link-down events per link",
              .cost = CostClass::Passive,
              .reads = {source::k_ethtool_stats, source::k_sysfs_counters,
-                       source::k_show_interfaces_counters, source::k_show_interfaces_status},
-             .findings = {"link-errors", "link-flap"},
+                       source::k_show_interfaces_counters, source::k_show_interfaces_status,
+                       source::k_dmesg},
+             .findings = {"link-errors", "link-flap", "kernel-link-flaps", "driver-errors"},
              .clearing = "link-clean",
              .thresholds = {"ber_limit", "min_error_count", "min_error_rate", "history_weight",
-                            "flap_half_strength", "clean_strength", "clean_history_strength"}}) {}
+                            "flap_half_strength", "kernel_min_flaps", "kernel_flap_half_strength",
+                            "driver_min_errors", "driver_error_strength", "clean_strength",
+                            "clean_history_strength"}}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {
@@ -239,6 +296,13 @@ class LinkErrorsProbe final : public FleetProbe<Survey> {
       }
     }
     fleet.port_stats = fleet_stats(std::move(port_rates));
+    for (const auto& host : fabric.hosts) {
+      for (const auto& nic : host.nics) {
+        if (kernel_log_read(nic)) {
+          fleet.kernel.push_back(&nic);
+        }
+      }
+    }
     if (!fleet.errors.resets.empty()) {
       judgement.note(fmt::format("error counters reset on {} NICs", fleet.errors.resets.size()));
     }
@@ -257,6 +321,7 @@ class LinkErrorsProbe final : public FleetProbe<Survey> {
     judge_nic_errors(fleet, judgement);
     judge_flaps(fleet, judgement);
     judge_port_errors(fleet, judgement);
+    judge_kernel(fleet, judgement);
   }
 
   Clearance clearance(const Survey& fleet, const Judgement& judgement) const override {

@@ -33,6 +33,9 @@ struct SimConfig {
   double oversubscription = 1.0;   // downlink : uplink capacity of every leaf
   std::vector<Vendor> vendors = {Vendor::Mlx5};
   QosTool qos_tool = QosTool::Auto;
+  // False: no sysfs hw_counters directory, so `rdma statistic show` is the RDMA counters' only
+  // source (a host whose sos report skipped the directory).
+  bool hw_counters = true;
   std::vector<ClockView> clock_views = {ClockView::ChronyTracking};  // assigned to hosts in turn
   std::size_t samples = 2;
   double interval_s = 30.0;

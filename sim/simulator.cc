@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "base/strings.h"
 #include "sim/counter_clock.h"
@@ -16,6 +17,43 @@ namespace netdoctor::sim {
 namespace {
 
 constexpr std::uint64_t k_traffic_stream = 0x7f4a7c159e3779b9ull;
+
+using Put = std::function<void(const std::string&, std::string_view)>;
+
+// One NIC's files of one sample; its `rdma statistic show` line appended to `statistic`.
+void write_nic(const Fabric& fabric, const Host& host, const Nic& nic, const NicSnapshot& counters,
+               std::size_t k, const std::string& dir, const Put& put, std::string& statistic) {
+  std::vector<CounterFile> hw_counters;
+  sysfs_files(nic, host, counters, [&](std::string_view path, std::string_view content) {
+    constexpr std::string_view k_dir = "/hw_counters/";
+    const auto at = path.find(k_dir);
+    if (at != std::string_view::npos) {
+      hw_counters.emplace_back(std::string(path.substr(at + k_dir.size())), std::string(content));
+      if (!fabric.hw_counters) {
+        return;
+      }
+    }
+    put(dir + std::string(path), content);
+  });
+  statistic += rdma_statistic_line(nic, hw_counters);
+  gid_files(nic, [&](std::string_view path, std::string_view content) {
+    put(dir + std::string(path), content);
+  });
+  const std::string net = dir + "sos_commands/networking/";
+  put(net + "ethtool_-S_" + nic.netdev, ethtool_stats(fabric, nic, counters, k));
+  put(net + "ethtool_-i_" + nic.netdev, ethtool_info(nic));
+  put(net + "ethtool_" + nic.netdev, ethtool_settings(nic));
+  const QosTool tool = fabric.qos_tool != QosTool::Auto ? fabric.qos_tool
+                       : nic.vendor == Vendor::Mlx5     ? QosTool::MlnxQos
+                                                        : QosTool::Dcb;
+  if (tool == QosTool::MlnxQos) {
+    put(dir + "sos_commands/mellanox/mlnx_qos_-i_" + nic.netdev, mlnx_qos(nic));
+  } else if (tool == QosTool::Dcb) {
+    for (const auto& [object, text] : dcb_show(nic, fabric.roce_priority)) {
+      put(dir + "sos_commands/networking/dcb_" + object + "_show_dev_" + nic.netdev, text);
+    }
+  }
+}
 
 Status write_host(const Fabric& fabric, const Host& host, TreeWriter& writer,
                   const std::string& prefix, std::size_t& files) {
@@ -35,35 +73,20 @@ Status write_host(const Fabric& fabric, const Host& host, TreeWriter& writer,
     const std::string dir = prefix + "hosts/" + host.name + "/" + sample_name(fabric, k) + "/";
     const double host_time = times[k] + host.clock_offset_s;
     put(dir + "captured_at", fmt::format("{:.6f}\n", host_time));
+    std::string statistic;  // rdma statistic show: every port's hw_counters on one line
     for (std::size_t n = 0; n < host.nics.size(); ++n) {
       const Nic& nic = host.nics[n];
       const NicSnapshot counters(nic.rates, nic.history, host.uptime_s, times[k] - times[0],
                                  elapsed[n][k]);
-      sysfs_files(nic, host, counters, [&](std::string_view path, std::string_view content) {
-        put(dir + std::string(path), content);
-      });
-      gid_files(nic, [&](std::string_view path, std::string_view content) {
-        put(dir + std::string(path), content);
-      });
-      const std::string net = dir + "sos_commands/networking/";
-      put(net + "ethtool_-S_" + nic.netdev, ethtool_stats(fabric, nic, counters, k));
-      put(net + "ethtool_-i_" + nic.netdev, ethtool_info(nic));
-      put(net + "ethtool_" + nic.netdev, ethtool_settings(nic));
-      const QosTool tool = fabric.qos_tool != QosTool::Auto ? fabric.qos_tool
-                           : nic.vendor == Vendor::Mlx5     ? QosTool::MlnxQos
-                                                            : QosTool::Dcb;
-      if (tool == QosTool::MlnxQos) {
-        put(dir + "sos_commands/mellanox/mlnx_qos_-i_" + nic.netdev, mlnx_qos(nic));
-      } else if (tool == QosTool::Dcb) {
-        for (const auto& [object, text] : dcb_show(nic, fabric.roce_priority)) {
-          put(dir + "sos_commands/networking/dcb_" + object + "_show_dev_" + nic.netdev, text);
-        }
-      }
+      write_nic(fabric, host, nic, counters, k, dir, put, statistic);
     }
     put(dir + "sos_commands/networking/ip_-d_address", ip_address(host));
     put(dir + "sos_commands/infiniband/ibv_devinfo_-v", ibv_devinfo(host));
     put(dir + "sos_commands/infiniband/rdma_link_show", rdma_link_show(host));
     put(dir + "sos_commands/infiniband/show_gids", show_gids(host));
+    put(dir + "sos_commands/infiniband/ibdev2netdev", ibdev2netdev(host));
+    put(dir + "sos_commands/infiniband/rdma_statistic_show", statistic);
+    put(dir + "sos_commands/infiniband/rdma_resource_show", rdma_resource_show(host));
     const auto index = static_cast<std::size_t>(&host - fabric.hosts.data());
     const ClockView view = fabric.clock_views[index % fabric.clock_views.size()];
     const auto [clock_path, clock_text] = clock_view_output(fabric, host, view, host_time, k);

@@ -88,6 +88,7 @@ Fabric build_topology(const SimConfig& config, std::uint64_t seed) {
   fabric.interval_s = config.interval_s;
   fabric.samples = config.samples;
   fabric.qos_tool = config.qos_tool;
+  fabric.hw_counters = config.hw_counters;
   fabric.clock_views = config.clock_views;
   fabric.sample_naming = rng.chance(0.5) ? SampleNaming::Plain : SampleNaming::Padded;
   // Somewhere in 2026, on a whole microsecond.

@@ -58,6 +58,7 @@ struct Nic {
   int pcie_max_width = 16;
   double pcie_gt_s = 16.0;
   double pcie_max_gt_s = 16.0;
+  int kernel_flaps = 0;  // link down/up pairs of its netdev in the kernel log (link-errors)
   NicRates rates;
   NicRates history;  // long-run average before the fault (for absolute counter values)
 };
@@ -122,6 +123,7 @@ struct Fabric {
   std::size_t leaf_count = 0;
   int roce_priority = 3;
   QosTool qos_tool = QosTool::Auto;
+  bool hw_counters = true;  // SimConfig::hw_counters
   std::vector<ClockView> clock_views = {ClockView::ChronyTracking};
   double start_time = 0.0;  // true time of the first sample
   double interval_s = 30.0;

@@ -37,6 +37,9 @@ Status inject_link_errors(FaultContext& context) {
   nic.rates[NicRate::LinkDowns] = static_cast<double>(2 + rng.below(3)) / window;
   nic.history[NicRate::LinkDowns] = rng.uniform(20.0, 60.0) / fabric.hosts[0].uptime_s;
   nic.history[NicRate::SymbolErrors] = rng.uniform(1.0, 5.0);
+  // The kernel logs each drop: "Link down" then "Link up" (mlx5_core), "NIC Link is Down/Up"
+  // (bnxt_en). A fixed count: no draw, so the other figures stay as they were.
+  nic.kernel_flaps = 3;
   port.rates[PortRate::RxErrors] = rng.uniform(10.0, 80.0);
   port.rates[PortRate::RxDrops] = port.rates[PortRate::RxErrors] * rng.uniform(0.8, 1.0);
   port.rates[PortRate::LinkDowns] = nic.rates[NicRate::LinkDowns];

@@ -50,8 +50,18 @@ void sysfs_files(const Nic& nic, const Host& host, const NicSnapshot& counters,
 // `lspci -vvv`: one Ethernet controller block per NIC, LnkCap against LnkSta.
 std::string lspci_vvv(const Host& host);
 // `dmesg`: each NIC driver's boot-time "available PCIe bandwidth" line (with "limited by" where
-// a link trained below its capability).
+// a link trained below its capability) and its netdev's "Link up", then each NIC's
+// nic.kernel_flaps down/up pairs spread over the uptime, in its driver's wording.
 std::string dmesg(const Host& host);
+// MLNX_OFED's `ibdev2netdev`: "mlx5_0 port 1 ==> ens1f0np0 (Up)" per NIC.
+std::string ibdev2netdev(const Host& host);
+// One port's line of `rdma statistic show`: "link mlx5_0/1 name value ..." from the counters
+// its sysfs hw_counters directory holds (the tool prints the kernel's names and values).
+using CounterFile = std::pair<std::string, std::string>;  // name, file content
+std::string rdma_statistic_line(const Nic& nic, const std::vector<CounterFile>& counters);
+// `rdma resource show`: "0: mlx5_0: pd 9 cq 132 qp 130 ..." per RDMA device.
+std::string rdma_resource_show(const Host& host);
+
 // The kernel's usable bandwidth of a PCIe link in Mb/s (per-lane rate rounded down first, as
 // drivers/pci/pci.c does): 16 GT/s x16 -> 252048.
 long pcie_kernel_mbps(double gt_s, int width);

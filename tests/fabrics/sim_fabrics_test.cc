@@ -185,6 +185,49 @@ INSTANTIATE_TEST_SUITE_P(
                               "bnxt --fault nccl-transport --seed 39"}),
     [](const ::testing::TestParamInfo<SimCase>& param_info) { return param_info.param.name; });
 
+// Without sysfs hw_counters (`--no-hw-counters`), `rdma statistic show` is the RDMA counters'
+// only source: faults judged by them are diagnosed the same, a healthy fleet stays healthy.
+std::vector<SimCase> rdma_statistic_cases() {
+  std::vector<SimCase> out;
+  for (const std::string fault : {"ecn-misconfig", "buffer-exhaustion", "link-errors", "healthy"}) {
+    out.push_back(SimCase{
+        "no_hw_counters_" + test_name(fault),
+        "--hosts 6 --nics 3 --vendors bnxt,mlx5 --no-hw-counters --fault " + fault + " --seed 43"});
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(RdmaStatistic, SimFabric, ::testing::ValuesIn(rdma_statistic_cases()),
+                         [](const ::testing::TestParamInfo<SimCase>& param_info) {
+                           return param_info.param.name;
+                         });
+
+// The kernel log corroborates link-errors with the culprit's own link drops, on other sizes,
+// names and vendors, alone and beside a second fault.
+TEST(SimKernelLog, LinkErrorsCarryTheCulpritsKernelFlaps) {
+  for (const std::string flags :
+       {"--hosts 6 --nics 3 --vendors bnxt,mlx5 --fault link-errors --seed 45",
+        "--hosts 10 --nics 2 --hosts-per-leaf 5 --fault link-errors --fault ecn-misconfig "
+        "--seed 47"}) {
+    const SimBundle bundle = simulate("kernel-flaps", flags);
+    auto diagnosis = diagnose_sim(bundle);
+    ASSERT_TRUE(diagnosis.ok()) << flags;
+    const std::string text = flags + "\n" + render_text(*diagnosis);
+    const RankedCause* cause = find_cause(*diagnosis, "link-errors");
+    ASSERT_NE(cause, nullptr) << text;
+    const auto culprits =
+        bundle.expected.at("faults").at(0).at("culprits_any").get<std::vector<std::string>>();
+    EXPECT_TRUE(names_any(*cause, culprits)) << text;
+    const auto kernel =
+        std::find_if(cause->evidence.begin(), cause->evidence.end(),
+                     [](const EvidenceItem& item) { return item.signal == "kernel-link-flaps"; });
+    ASSERT_NE(kernel, cause->evidence.end()) << text;
+    EXPECT_NE(kernel->summary.find("went down 3 times in the kernel log"), std::string::npos)
+        << kernel->summary;
+    EXPECT_GT(kernel->weight, 0.0);
+  }
+}
+
 // Advice speaks the culprit NIC's own tool: dcb on Broadcom, mlnx_qos on mlx5.
 TEST(SimQosTools, LossyRoceAdviceUsesTheNicsQosTool) {
   for (const auto& [flags, tool] : std::vector<std::pair<std::string, std::string>>{

@@ -71,7 +71,7 @@ void expect_withheld(const SourceMap& sources, const std::string& name, const st
 // and the inventory commands. No file is read at all.
 bool inventory_access(const std::string& access) {
   return starts_with(access, "dir " + k_ib) || access == "command rdma link show" ||
-         starts_with(access, "command ibv_devinfo") ||
+         access == "command ibdev2netdev" || starts_with(access, "command ibv_devinfo") ||
          access == "command lldpcli show neighbors -f json" ||
          starts_with(access, "command ethtool -i ");
 }

@@ -211,7 +211,8 @@ model::Fabric healthy_fleet(const FleetSpec& spec) {
       nic.pcie = pcie_link(32.0, 16, 32.0, 16);  // gen5 x16: ~504 Gb/s for a 400G port
       nic.samples = make_samples(host.captured_at);
       fill_nic_counters(nic, h * 16 + n);
-      for (const char* source : {"ethtool -S", "sysfs hw_counters", "ethtool -i", "mlnx_qos"}) {
+      for (const char* source :
+           {"ethtool -S", "sysfs hw_counters", "ethtool -i", "mlnx_qos", "dmesg"}) {
         nic.sources[source] = model::SourceState{model::Availability::Observed, {}};
       }
       leaf.ports.push_back(make_port(nic.switch_port, 400.0, 9100, host.name, nic.netdev,

@@ -331,5 +331,50 @@ TEST(SimFaults, NcclTransportChangesOnlyTheCulpritHostsLog) {
   EXPECT_EQ(variants.size(), 3u);
 }
 
+// link-errors: the kernel logs each drop of the culprit's netdev in its driver's words after
+// the boot-time "Link up"; every other netdev only comes up.
+TEST(SimFaults, LinkErrorsFlapTheCulpritsNetdevInTheKernelLog) {
+  SimConfig config = config_for(4, 2, {"link-errors"}, 21);
+  config.vendors = {Vendor::Bnxt, Vendor::Mlx5};
+  const Bundle bundle = run(config);
+  const NicId bad = netdev_of(bundle);
+  for (const Host& host : bundle.simulation.fabric.hosts) {
+    const std::string dmesg =
+        bundle.file("hosts/" + host.name + "/" + bundle.sample(0) + "/sos_commands/kernel/dmesg");
+    for (const Nic& nic : host.nics) {
+      const bool bnxt = nic.vendor == Vendor::Bnxt;
+      const std::string down = nic.netdev + (bnxt ? ": NIC Link is Down" : ": Link down");
+      const std::string up = nic.netdev + (bnxt ? ": NIC Link is Up, " : ": Link up");
+      std::size_t downs = 0;
+      for (auto at = dmesg.find(down); at != std::string::npos; at = dmesg.find(down, at + 1)) {
+        ++downs;
+      }
+      const bool culprit = host.name == bad.host && nic.netdev == bad.netdev;
+      EXPECT_EQ(downs, culprit ? 3u : 0u) << dmesg;
+      EXPECT_NE(dmesg.find(up), std::string::npos) << dmesg;
+    }
+  }
+}
+
+// Without hw_counters the same counters are in `rdma statistic show`, one line per port.
+TEST(SimFaults, NoHwCountersLeavesRdmaStatisticAsTheirSource) {
+  SimConfig config = config_for(2, 2, {}, 5);
+  config.hw_counters = false;
+  const Bundle bundle = run(config);
+  for (const auto& [path, content] : bundle.files) {
+    EXPECT_FALSE(contains(path, "/hw_counters/")) << path;
+  }
+  const Host& host = bundle.simulation.fabric.hosts.at(0);
+  const std::string dir = "hosts/" + host.name + "/" + bundle.sample(0) + "/";
+  const std::string statistic = bundle.file(dir + "sos_commands/infiniband/rdma_statistic_show");
+  for (const Nic& nic : host.nics) {
+    EXPECT_NE(statistic.find("link " + nic.rdma_dev + "/1 "), std::string::npos) << statistic;
+  }
+  EXPECT_NE(statistic.find(" out_of_sequence "), std::string::npos) << statistic;
+  EXPECT_NE(bundle.file(dir + "sos_commands/infiniband/ibdev2netdev")
+                .find(host.nics[0].rdma_dev + " port 1 ==> " + host.nics[0].netdev + " (Up)"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace netdoctor::sim::testing

@@ -91,13 +91,17 @@ TEST(SimFormat, HealthyBundleHasTheSameFileKindsAsTheSharedHealthyScenario) {
            starts_with(file.first, "nccl/");  // the NCCL job (1.1): logs and nccl-tests output
   });
   std::set<std::string> our_kinds = kinds_of(ours.files, names);
-  // Bundle spec 1.1 files the shared scenario predates: the PCIe link (sysfs, lspci, dmesg).
+  // Bundle spec 1.1 files the shared scenario predates: the PCIe link (sysfs, lspci, dmesg) and
+  // the host RDMA tools.
   for (const char* newer :
        {"/hosts/M/S/sys/class/net/X/device/current_link_width",
         "/hosts/M/S/sys/class/net/X/device/max_link_width",
         "/hosts/M/S/sys/class/net/X/device/current_link_speed",
         "/hosts/M/S/sys/class/net/X/device/max_link_speed",
-        "/hosts/M/S/sos_commands/pci/lspci_-vvv", "/hosts/M/S/sos_commands/kernel/dmesg"}) {
+        "/hosts/M/S/sos_commands/pci/lspci_-vvv", "/hosts/M/S/sos_commands/kernel/dmesg",
+        "/hosts/M/S/sos_commands/infiniband/ibdev2netdev",
+        "/hosts/M/S/sos_commands/infiniband/rdma_statistic_show",
+        "/hosts/M/S/sos_commands/infiniband/rdma_resource_show"}) {
     EXPECT_EQ(our_kinds.erase(newer), 1U) << newer;
   }
   EXPECT_EQ(our_kinds, kinds_of(theirs, names));

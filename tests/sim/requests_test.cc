@@ -13,9 +13,9 @@ std::size_t expected_files(const Bundle& bundle) {
   const Fabric& fabric = bundle.simulation.fabric;
   std::size_t per_sample = 0;
   for (const Host& host : fabric.hosts) {
-    // Host-wide: 6, lspci, dmesg and show_gids; per NIC its GID files (8 + 4 + 4) and its sysfs
-    // PCIe link files (4).
-    per_sample += 6 + 3 + host.nics.size() * (7 + 21 + 30 + 4 + 8 + 4 + 8 + 4 + 4 + 4);
+    // Host-wide: 6, lspci, dmesg, show_gids, ibdev2netdev, rdma statistic and rdma resource;
+    // per NIC its GID files (8 + 4 + 4) and its sysfs PCIe link files (4).
+    per_sample += 6 + 6 + host.nics.size() * (7 + 21 + 30 + 4 + 8 + 4 + 8 + 4 + 4 + 4);
   }
   per_sample += fabric.switches.size() * 6;
   // The NCCL job: one NCCL_DEBUG=INFO log per host and the nccl-tests output.
