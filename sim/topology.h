@@ -105,6 +105,7 @@ struct Fabric {
   int roce_priority = 3;
   QosTool qos_tool = QosTool::Auto;
   std::vector<ClockView> clock_views = {ClockView::ChronyTracking};
+  LldpView lldp_view = LldpView::Json;
   double start_time = 0.0;  // true time of the first sample
   double interval_s = 30.0;
   std::size_t samples = 2;

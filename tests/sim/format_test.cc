@@ -90,9 +90,12 @@ TEST(SimFormat, HealthyBundleHasTheSameFileKindsAsTheSharedHealthyScenario) {
            ends_with(file.first, "/show_gids");
   });
   std::set<std::string> our_kinds = kinds_of(ours.files, names);
-  // Bundle spec 1.1 files the shared scenario predates: the PCIe link (sysfs, lspci, dmesg).
+  // Bundle spec 1.1 files the shared scenario predates: the PCIe link (sysfs, lspci, dmesg)
+  // and the switches' PFC watchdog.
   for (const char* newer :
-       {"/hosts/M/S/sys/class/net/X/device/current_link_width",
+       {"/switches/M/S/sos_commands/sonic/show_pfcwd_stats",
+        "/switches/M/S/sos_commands/sonic/show_pfcwd_config",
+        "/hosts/M/S/sys/class/net/X/device/current_link_width",
         "/hosts/M/S/sys/class/net/X/device/max_link_width",
         "/hosts/M/S/sys/class/net/X/device/current_link_speed",
         "/hosts/M/S/sys/class/net/X/device/max_link_speed",

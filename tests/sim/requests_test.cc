@@ -17,7 +17,8 @@ std::size_t expected_files(const Bundle& bundle) {
     // PCIe link files (4).
     per_sample += 6 + 3 + host.nics.size() * (7 + 21 + 30 + 4 + 8 + 4 + 8 + 4 + 4 + 4);
   }
-  per_sample += fabric.switches.size() * 6;
+  // Switches: captured_at, five show tables, show pfcwd stats and show pfcwd config.
+  per_sample += fabric.switches.size() * 8;
   return per_sample * fabric.samples + (fabric.hosts.size() / 2) * 4;
 }
 
