@@ -25,6 +25,7 @@ struct SimOptions {
   std::string qos_tool = "auto";
   bool no_hw_counters = false;
   std::string clock_views = "chrony";
+  std::string lldp_view = "json";
   std::size_t samples = 2;
   double interval = 30.0;
   std::vector<std::string> faults;
@@ -77,6 +78,17 @@ void fail(Context& context, ExitCode code, const std::string& message) {
   context.exit_code = code;
 }
 
+// The options given as text: --oversubscription, and what the capture shows and how
+// (--vendors, --qos-tool, --clock-views, --lldp-view).
+Status read_views(const SimOptions& options, sim::SimConfig& config) {
+  ND_TRY_ASSIGN(config.oversubscription, sim::parse_oversubscription(options.oversubscription));
+  ND_TRY_ASSIGN(config.vendors, sim::parse_vendors(options.vendors));
+  ND_TRY_ASSIGN(config.qos_tool, sim::parse_qos_tool(options.qos_tool));
+  ND_TRY_ASSIGN(config.clock_views, sim::parse_clock_views(options.clock_views));
+  ND_TRY_ASSIGN(config.lldp_view, sim::parse_lldp_view(options.lldp_view));
+  return {};
+}
+
 void run_sim(const SimOptions& options, Context& context) {
   sim::SimConfig config;
   config.hosts = options.hosts;
@@ -87,31 +99,11 @@ void run_sim(const SimOptions& options, Context& context) {
   config.seed = options.seed;
   config.symptom = options.symptom;
   config.name = options.name;
-  auto ratio = sim::parse_oversubscription(options.oversubscription);
-  if (!ratio.ok()) {
-    fail(context, ExitCode::Usage, ratio.error().describe());
+  if (const Status views = read_views(options, config); !views.ok()) {
+    fail(context, ExitCode::Usage, views.error().describe());
     return;
   }
-  config.oversubscription = ratio.value();
-  auto vendors = sim::parse_vendors(options.vendors);
-  if (!vendors.ok()) {
-    fail(context, ExitCode::Usage, vendors.error().describe());
-    return;
-  }
-  config.vendors = vendors.value();
-  auto qos_tool = sim::parse_qos_tool(options.qos_tool);
-  if (!qos_tool.ok()) {
-    fail(context, ExitCode::Usage, qos_tool.error().describe());
-    return;
-  }
-  config.qos_tool = qos_tool.value();
   config.hw_counters = !options.no_hw_counters;
-  auto clock_views = sim::parse_clock_views(options.clock_views);
-  if (!clock_views.ok()) {
-    fail(context, ExitCode::Usage, clock_views.error().describe());
-    return;
-  }
-  config.clock_views = clock_views.value();
   for (const std::string& fault : options.faults) {
     config.faults.push_back(sim::parse_fault_request(fault));
   }
@@ -183,6 +175,9 @@ void add_sim_command(CLI::App& app, Context& context) {
   sub->add_option("--clock-views", options->clock_views,
                   "How hosts' clocks are captured, assigned in turn: chrony (chronyc tracking), "
                   "ptp (phc2sys log), pmc, chrony-sources, ntpq (default chrony)");
+  sub->add_option("--lldp-view", options->lldp_view,
+                  "How hosts' LLDP neighbours are captured: json (lldpcli show neighbors -f json, "
+                  "default) or text (lldpcli show neighbors)");
   sub->add_option("--samples", options->samples, "Samples per machine (default 2)");
   sub->add_option("--interval", options->interval, "Seconds between samples (default 30)");
   sub->add_option("--fault", options->faults,

@@ -53,6 +53,10 @@ std::string Nic::port_entity() const {
   return model::port_entity(switch_name, switch_port);
 }
 
+bool PfcWatchdog::watches(int queue) const {
+  return std::find(queues.begin(), queues.end(), queue) != queues.end();
+}
+
 const SwitchPort* Switch::find_port(const std::string& port) const {
   auto it =
       std::find_if(ports.begin(), ports.end(), [&](const SwitchPort& p) { return p.name == port; });

@@ -178,6 +178,18 @@ struct Host {
   std::string clock_tool() const;
 };
 
+// The SONiC PFC watchdog of one port, as the latest sample shows it: `show pfcwd config` (what
+// it does on a storm, after how long) and the queues `show pfcwd stats` lists (those watched).
+struct PfcWatchdog {
+  bool configured = false;  // the port has a row in show pfcwd config
+  std::string action;       // "drop", "forward", "alert"
+  std::optional<std::uint64_t> detection_time_ms;
+  std::optional<std::uint64_t> restoration_time_ms;
+  std::vector<int> queues;   // queues with a row in show pfcwd stats
+  std::vector<int> stormed;  // of those, the ones in status "stormed" (the watchdog acting now)
+  bool watches(int queue) const;
+};
+
 struct SwitchPort {
   std::string name;  // "Ethernet0"
   std::string alias;
@@ -190,8 +202,11 @@ struct SwitchPort {
   // Metrics per sample: rx_packets, tx_packets, rx_errors, rx_drops, rx_overruns, tx_errors,
   // tx_drops, tx_overruns, rx_bps, tx_bps (bytes/s as shown), rx_util_pct, tx_util_pct,
   // pfc_rx_pause_frames[p], pfc_tx_pause_frames[p], queue_tx_packets[q], queue_tx_bytes[q],
-  // queue_drop_packets[q], queue_drop_bytes[q] (q: UC index; MC queues as q + 100).
+  // queue_drop_packets[q], queue_drop_bytes[q] (q: UC index; MC queues as q + 100),
+  // pfcwd_storms_detected[q], pfcwd_storms_restored[q], pfcwd_tx_drops[q], pfcwd_rx_drops[q]
+  // (the PFC watchdog's storms and the packets it dropped on queue q).
   std::vector<CounterSample> samples;
+  PfcWatchdog pfcwd;
 };
 
 struct Switch {

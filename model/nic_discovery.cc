@@ -8,6 +8,7 @@
 #include "base/strings.h"
 #include "model/source_names.h"
 #include "model/sysfs_paths.h"
+#include "parsers/lldpcli_text.h"
 
 namespace netdoctor::model {
 
@@ -33,6 +34,14 @@ HostOutputs read_host_outputs(SourceLog& log, const SampleSource& sample, Source
   out.lldp = parse_command<parsers::LldpNeighbors>(
       log, sample, {"lldpcli", "show", "neighbors", "-f", "json"}, source::k_lldpcli, sources,
       parsers::parse_lldpcli_json);
+  if (!out.lldp && sources[source::k_lldpcli].availability == Availability::Absent) {
+    // Without the JSON, lldpcli's default text form gives the same neighbours.
+    if (auto text = parse_command<parsers::LldpcliText>(
+            log, sample, {"lldpcli", "show", "neighbors"}, source::k_lldpcli, sources,
+            parsers::parse_lldpcli_text)) {
+      out.lldp = std::move(text->neighbors);
+    }
+  }
   out.chrony = parse_command<parsers::ChronyTracking>(log, sample, {"chronyc", "tracking"},
                                                       source::k_chronyc_tracking, sources,
                                                       parsers::parse_chronyc_tracking);

@@ -38,6 +38,7 @@ const std::vector<std::string>& known_sources() {
       k_show_pfc_counters,
       k_show_queue_counters,
       k_show_lldp_table,
+      k_show_pfcwd,
       k_perftest,
       k_perftest_baseline,
       k_nccl,

@@ -55,6 +55,8 @@ inline const std::string k_show_interfaces_status = "show interfaces status";
 inline const std::string k_show_pfc_counters = "show pfc counters";
 inline const std::string k_show_queue_counters = "show queue counters";
 inline const std::string k_show_lldp_table = "show lldp table";
+// The PFC watchdog: `show pfcwd stats` (or `pfcwd show stats`) and `show pfcwd config`.
+inline const std::string k_show_pfcwd = "show pfcwd";
 
 // Perftest output files of the bundle, recorded against the client host.
 inline const std::string k_perftest = "perftest";

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "model/source_names.h"
+#include "model/switch_pfcwd.h"
 #include "parsers/sonic_interfaces_counters.h"
 #include "parsers/sonic_pfc_counters.h"
 #include "parsers/sonic_queue_counters.h"
@@ -122,6 +123,9 @@ void read_switch_counters(SourceLog& log, const SampleSource& sample, double at,
   read_interface_counters(log, sample, sw, values);
   read_pfc_counters(log, sample, sw, values);
   read_queue_counters(log, sample, sw, values);
+  read_pfcwd_stats(
+      log, sample, ports, sw,
+      [&values](const std::string& port) -> MetricValues::Builder& { return values.of(port); });
   auto& all = values.all();
   all.resize(sw.ports.size());
   for (std::size_t p = 0; p < sw.ports.size(); ++p) {

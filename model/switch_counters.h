@@ -1,5 +1,5 @@
-// A SONiC switch's counters in one sample: `show interfaces counters`, `show pfc counters` and
-// `show queue counters`, as the port metrics listed at model::SwitchPort.
+// A SONiC switch's counters in one sample: `show interfaces counters`, `show pfc counters`,
+// `show queue counters` and `show pfcwd stats`, as the port metrics listed at model::SwitchPort.
 #pragma once
 
 #include "base/sample_source.h"

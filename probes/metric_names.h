@@ -70,6 +70,11 @@ inline constexpr const char* k_sw_queue_tx_packets = "queue_tx_packets";
 inline constexpr const char* k_sw_queue_tx_bytes = "queue_tx_bytes";
 inline constexpr const char* k_sw_queue_drop_packets = "queue_drop_packets";
 inline constexpr const char* k_sw_queue_drop_bytes = "queue_drop_bytes";
+// The PFC watchdog, per queue (show pfcwd stats).
+inline constexpr const char* k_sw_pfcwd_storms_detected = "pfcwd_storms_detected";
+inline constexpr const char* k_sw_pfcwd_storms_restored = "pfcwd_storms_restored";
+inline constexpr const char* k_sw_pfcwd_tx_drops = "pfcwd_tx_drops";
+inline constexpr const char* k_sw_pfcwd_rx_drops = "pfcwd_rx_drops";
 // Multicast queues are stored as queue index + this offset.
 inline constexpr int k_sw_multicast_queue_offset = 100;
 

@@ -3,8 +3,9 @@
 // suffers it (receives it), and whether pause is merely widespread (congestion).
 //
 // Reads the pause frames each NIC sends and receives on the RoCE priority (ethtool -S), the
-// pause each switch port receives and sends (show pfc counters), and the cabling between them
-// (LLDP from both ends). A healthy fleet pauses rarely: a few frames per second absorb
+// pause each switch port receives and sends (show pfc counters), the storms each switch's PFC
+// watchdog detected on the RoCE queue (show pfcwd stats and config), and the cabling between
+// them (LLDP from both ends). A healthy fleet pauses rarely: a few frames per second absorb
 // microbursts, nobody stands out, and pause holds no link for a noticeable share of time.
 #include "probes/pfc_pause.h"
 
@@ -28,14 +29,16 @@ class PfcPauseProbe final : public FleetProbe<Survey> {
              .description =
                  "PFC pause on the RoCE priority: storm origin, victims, widespread pause",
              .cost = CostClass::Passive,
-             .reads = {source::k_ethtool_stats, source::k_show_pfc_counters},
-             .findings = {"pfc-storm-origin", "pfc-pause-victim", "pfc-pause-widespread"},
+             .reads = {source::k_ethtool_stats, source::k_show_pfc_counters, source::k_show_pfcwd},
+             .findings = {"pfc-storm-origin", "pfcwd-storm-detected", "pfc-pause-victim",
+                          "pfc-pause-widespread"},
              .clearing = "pfc-quiet",
              .thresholds = {"min_pause_rate", "storm_share", "costly_share", "min_storm_share",
                             "storm_error_strength", "storm_warning_strength", "congestion_group",
                             "widespread_fraction", "widespread_min_count", "victims_half_strength",
                             "switch_pairs_half_strength", "quiet_strength",
-                            "quiet_partial_strength"}}) {}
+                            "quiet_partial_strength", "pfcwd_min_storms", "pfcwd_storm_strength",
+                            "pfcwd_cumulative_strength"}}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {
@@ -59,6 +62,8 @@ class PfcPauseProbe final : public FleetProbe<Survey> {
         }
       }
     }
+    pfc_pause::survey_watchdogs(fabric, fleet);
+    pfc_pause::note_unwatched(fleet, judgement);
     if (!fleet.sent.resets.empty()) {
       judgement.note(fmt::format("pause counters reset on {} NICs (no rate for them)",
                                  fleet.sent.resets.size()));
@@ -95,7 +100,7 @@ class PfcPauseProbe final : public FleetProbe<Survey> {
   // with no origin can pause be a fabric condition rather than one bad actor.
   void judge(const Survey& fleet, Judgement& judgement) const override {
     const pfc_pause::Origins origins = pfc_pause::find_origins(fleet, judgement);
-    if (!origins.storms.empty()) {
+    if (origins.found()) {
       pfc_pause::judge_victims(fleet, origins, judgement);
       return;
     }

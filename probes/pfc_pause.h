@@ -1,7 +1,8 @@
-// pfc-pause's survey and its judgements, shared by its three files: pfc_pause.cc (the
+// pfc-pause's survey and its judgements, shared by its four files: pfc_pause.cc (the
 // paragraph: what it reads, the order of judgement, what quiet looks like),
-// pfc_pause_origin.cc (who originates pause) and pfc_pause_spread.cc (who suffers it, and
-// whether it is merely widespread).
+// pfc_pause_origin.cc (who originates pause), pfc_pause_watchdog.cc (storms the switch's PFC
+// watchdog detected) and pfc_pause_spread.cc (who suffers it, and whether it is merely
+// widespread).
 #pragma once
 
 #include <cstddef>
@@ -22,6 +23,26 @@ struct PortPause {
   Reading tx;  // pause sent towards the peer
 };
 
+// The switch's PFC watchdog on one port's RoCE queue (show pfcwd stats).
+struct PortWatchdog {
+  const model::Switch* sw = nullptr;
+  const model::SwitchPort* port = nullptr;
+  Reading detected;  // storms detected on the RoCE queue
+  Reading restored;
+  Reading tx_drops;  // packets it dropped while the queue was stormed
+  Reading rx_drops;
+  bool stormed = false;  // status "stormed" at the latest sample: acting now
+};
+
+// A switch whose watchdog runs (show pfcwd captured) but leaves the RoCE queue of some of its
+// NIC-facing ports unwatched.
+struct UnwatchedSwitch {
+  std::string name;
+  std::size_t unwatched = 0;
+  std::size_t nic_ports = 0;
+  std::string example;  // one such port
+};
+
 // PFC pause on the RoCE priority, over every NIC and switch port.
 struct Survey {
   int prio = 3;
@@ -34,6 +55,8 @@ struct Survey {
   std::string unit;
   std::vector<const NicValue*> paused;  // NICs receiving pause at or above the floor, most first
   std::size_t paused_ports = 0;         // switch ports sending pause at or above the floor
+  std::vector<PortWatchdog> watchdogs;  // ports whose watchdog watches the RoCE queue
+  std::vector<UnwatchedSwitch> unwatched;
 };
 
 // A storm's origin, or a NIC that merely pauses far above the fleet.
@@ -58,11 +81,25 @@ struct Origins {
   std::vector<const PortPause*> between_switches;
   FleetStats port_stats;  // pause received per switch port
   std::string port_per;   // "/s" or " (cumulative)" for the switch-side figures
+  // Ports whose PFC watchdog detected storms on the RoCE queue, each naming the device behind
+  // it: reported as pfcwd-storm-detected. Their NICs are in storm_nics.
+  std::vector<Origin> watchdog;
+  // Watchdog storms on ports facing another switch: passed on from further away (noted).
+  std::vector<std::string> watchdog_between_switches;
+  bool found() const { return !storms.empty() || !watchdog.empty(); }
 };
 
 // pfc_pause_origin.cc: who sends pause far above the fleet, on the NIC side and seen from the
 // switch port that receives it.
 Origins find_origins(const Survey& fleet, Judgement& judgement);
+
+// pfc_pause_watchdog.cc: the PFC watchdog of every switch port on the RoCE priority.
+void survey_watchdogs(const model::Fabric& fabric, Survey& fleet);
+// Notes switches whose watchdog leaves the RoCE queue of NIC-facing ports unwatched.
+void note_unwatched(const Survey& fleet, Judgement& judgement);
+// Ports whose watchdog detected storms (new ones in the window; with one sample, any) or is
+// acting now: the NIC behind each is a storm origin, joined to an origin already found.
+void watchdog_origins(const Survey& fleet, const Judgement& judgement, Origins& out);
 
 // pfc_pause_spread.cc: the neighbours held back by the origins.
 void judge_victims(const Survey& fleet, const Origins& origins, Judgement& judgement);

@@ -1,6 +1,7 @@
 // pfc-pause, who originates pause: a NIC sending far more than the fleet, tripping its own
 // storm detector or holding its peer paused for much of the window; or, seen from the switch,
-// a port receiving far more pause than the other ports, which names the device behind it.
+// a port receiving far more pause than the other ports, or whose PFC watchdog detected storms
+// (pfc_pause_watchdog.cc), which names the device behind it.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -220,9 +221,17 @@ Origins find_origins(const Survey& fleet, Judgement& judgement) {
   nic_origins(fleet, judgement, out, cheap);
   set_congested_apart(fleet, judgement, out, cheap);
   port_origins(fleet, judgement, out, cheap);
+  watchdog_origins(fleet, judgement, out);
   for (const auto& origin : out.storms) {
     judgement.find("pfc-storm-origin", origin.entities, origin.strength, origin.summary,
                    origin.value, origin.normal, fleet.unit);
+  }
+  for (const auto& origin : out.watchdog) {
+    judgement.find("pfcwd-storm-detected", origin.entities, origin.strength, origin.summary,
+                   origin.value, origin.normal, "storms");
+  }
+  for (const auto& text : out.watchdog_between_switches) {
+    judgement.note(text + ": pause passed on from a storm or congestion further away");
   }
   return out;
 }

@@ -64,6 +64,9 @@ enum class PortRate : std::size_t {
   PfcRx,  // PFC frames on the RoCE priority received from the peer
   PfcTx,
   LinkDowns,
+  PfcwdStorms,   // storms the PFC watchdog detects on the RoCE queue
+  PfcwdTxDrops,  // packets it drops towards the stormed peer
+  PfcwdRxDrops,  // and from it
   Count
 };
 

@@ -70,6 +70,18 @@ Result<QosTool> parse_qos_tool(const std::string& text) {
                     "unknown QoS tool '" + name + "' (known: auto, mlnx_qos, dcb, none)", text);
 }
 
+Result<LldpView> parse_lldp_view(const std::string& text) {
+  const std::string name = to_lower(trim(text));
+  if (name == "json") {
+    return LldpView::Json;
+  }
+  if (name == "text") {
+    return LldpView::Text;
+  }
+  return make_error(ErrorCode::InvalidArgument,
+                    "unknown LLDP view '" + name + "' (known: json, text)", text);
+}
+
 Result<std::vector<ClockView>> parse_clock_views(const std::string& text) {
   const std::pair<std::string_view, ClockView> known[] = {
       {"chrony", ClockView::ChronyTracking},

@@ -21,6 +21,9 @@ enum class QosTool { Auto, MlnxQos, Dcb, None };
 // (linuxptp's phc2sys log, pmc, chronyc sources, ntpq -pn).
 enum class ClockView { ChronyTracking, PtpLog, Pmc, ChronySources, Ntpq };
 
+// Which form of `lldpcli show neighbors` a host capture carries: `-f json` or the default text.
+enum class LldpView { Json, Text };
+
 struct FaultRequest {
   std::string id;      // a cause id of spec/diagnosis.md, or "healthy"
   std::string entity;  // "" = chosen by the seed; else an entity name ("nic:h/dev", "leaf1", ...)
@@ -37,6 +40,7 @@ struct SimConfig {
   // source (a host whose sos report skipped the directory).
   bool hw_counters = true;
   std::vector<ClockView> clock_views = {ClockView::ChronyTracking};  // assigned to hosts in turn
+  LldpView lldp_view = LldpView::Json;
   std::size_t samples = 2;
   double interval_s = 30.0;
   std::vector<FaultRequest> faults;  // empty = healthy
@@ -51,6 +55,8 @@ Result<double> parse_oversubscription(const std::string& text);
 Result<std::vector<Vendor>> parse_vendors(const std::string& text);
 // "auto", "mlnx_qos", "dcb" or "none". InvalidArgument otherwise.
 Result<QosTool> parse_qos_tool(const std::string& text);
+// "json" or "text". InvalidArgument otherwise.
+Result<LldpView> parse_lldp_view(const std::string& text);
 // "chrony,ptp,pmc,chrony-sources,ntpq" -> views. InvalidArgument names the unknown one.
 Result<std::vector<ClockView>> parse_clock_views(const std::string& text);
 // "pfc-storm@nic:node01/mlx5_0" -> {id, entity}.

@@ -91,7 +91,11 @@ Status write_host(const Fabric& fabric, const Host& host, TreeWriter& writer,
     const ClockView view = fabric.clock_views[index % fabric.clock_views.size()];
     const auto [clock_path, clock_text] = clock_view_output(fabric, host, view, host_time, k);
     put(dir + clock_path, clock_text);
-    put(dir + "sos_commands/lldp/lldpcli_show_neighbors_-f_json", lldp_neighbors(fabric, host));
+    if (fabric.lldp_view == LldpView::Text) {
+      put(dir + "sos_commands/lldp/lldpcli_show_neighbors", lldp_neighbors_text(fabric, host));
+    } else {
+      put(dir + "sos_commands/lldp/lldpcli_show_neighbors_-f_json", lldp_neighbors(fabric, host));
+    }
     put(dir + "sos_commands/pci/lspci_-vvv", lspci_vvv(host));
     put(dir + "sos_commands/kernel/dmesg", dmesg(host));
   }
@@ -112,6 +116,7 @@ Status write_switch(const Fabric& fabric, const Switch& sw, TreeWriter& writer,
   }
   const std::string lldp = show_lldp_table(fabric, sw);
   const std::string status_table = show_interfaces_status(sw);
+  const std::string pfcwd_config = show_pfcwd_config(sw);
   for (std::size_t k = 0; k < times.size(); ++k) {
     std::vector<PortSample> ports;
     ports.reserve(sw.ports.size());
@@ -129,6 +134,8 @@ Status write_switch(const Fabric& fabric, const Switch& sw, TreeWriter& writer,
         {sonic + "show_pfc_counters", show_pfc_counters(sw, ports, fabric.roce_priority)},
         {sonic + "show_queue_counters", show_queue_counters(sw, ports, fabric.roce_priority)},
         {sonic + "show_lldp_table", lldp},
+        {sonic + "show_pfcwd_stats", show_pfcwd_stats(sw, ports, fabric.roce_priority)},
+        {sonic + "show_pfcwd_config", pfcwd_config},
     };
     for (const auto& [path, content] : outputs) {
       ND_TRY(writer.write_file(path, content));

@@ -90,6 +90,7 @@ Fabric build_topology(const SimConfig& config, std::uint64_t seed) {
   fabric.qos_tool = config.qos_tool;
   fabric.hw_counters = config.hw_counters;
   fabric.clock_views = config.clock_views;
+  fabric.lldp_view = config.lldp_view;
   fabric.sample_naming = rng.chance(0.5) ? SampleNaming::Plain : SampleNaming::Padded;
   // Somewhere in 2026, on a whole microsecond.
   fabric.start_time = std::floor((1767225600.0 + rng.uniform(0.0, 300.0 * 86400.0)) * 1e6) / 1e6;

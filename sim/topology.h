@@ -125,6 +125,7 @@ struct Fabric {
   QosTool qos_tool = QosTool::Auto;
   bool hw_counters = true;  // SimConfig::hw_counters
   std::vector<ClockView> clock_views = {ClockView::ChronyTracking};
+  LldpView lldp_view = LldpView::Json;
   double start_time = 0.0;  // true time of the first sample
   double interval_s = 30.0;
   std::size_t samples = 2;

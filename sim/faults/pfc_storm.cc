@@ -1,9 +1,29 @@
 // pfc-storm: one NIC keeps sending PFC pause on the RoCE priority (a stuck receive path). Its
 // leaf port stops forwarding to it, the queue behind fills, and the leaf pauses every other
-// port: the neighbours and the uplinks receive pause and lose throughput.
+// port: the neighbours and the uplinks receive pause and lose throughput. The leaf's PFC
+// watchdog detects the storm on that port's RoCE queue, drops what is queued for it, restores
+// in each gap of the pause and detects it again.
 #include "sim/faults/fault_table.h"
 
 namespace netdoctor::sim {
+namespace {
+
+// The watchdog restores after a pause-free gap and detects the storm again: the less of the
+// time the NIC pauses, the more gaps, the more storms. Derived without drawing from the random
+// stream, so a second fault's draws stay as they were.
+constexpr double k_storms_per_idle_second = 2.0;
+
+void mark_watchdog(const Nic& origin, Port& port) {
+  const double idle = 1.0 - origin.rates[NicRate::TxPauseMicros] / 1e6;
+  port.rates[PortRate::PfcwdStorms] = k_storms_per_idle_second * idle;
+  // With action drop it discards what the leaf would forward to the NIC, and what the NIC
+  // sends on the stormed queue.
+  port.rates[PortRate::PfcwdTxDrops] =
+      origin.rates[NicRate::RxRdmaPackets] + origin.rates[NicRate::RxOtherRocePackets];
+  port.rates[PortRate::PfcwdRxDrops] = origin.rates[NicRate::TxRdmaPackets] * idle;
+}
+
+}  // namespace
 
 Status prepare_pfc_storm(FaultContext& context) {
   ND_TRY_ASSIGN(context.target,
@@ -35,6 +55,7 @@ Status inject_pfc_storm(FaultContext& context) {
   origin.perf_lat_factor *= 6.0;
 
   Switch& leaf = fabric.switches[origin.leaf];
+  mark_watchdog(origin, leaf.ports[origin.port]);
   for (const std::size_t h : leaf.hosts) {
     for (std::size_t n = 0; n < fabric.hosts[h].nics.size(); ++n) {
       if (h == t.host && n == t.nic) {

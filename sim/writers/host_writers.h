@@ -40,6 +40,8 @@ std::pair<std::string, std::string> clock_view_output(const Fabric& fabric, cons
                                                       std::size_t sample);
 // `lldpcli show neighbors -f json`: one entry per NIC, the leaf port at the far end.
 std::string lldp_neighbors(const Fabric& fabric, const Host& host);
+// `lldpcli show neighbors` in lldpd's default text form: the same neighbours.
+std::string lldp_neighbors_text(const Fabric& fabric, const Host& host);
 
 // Files under sys/class/infiniband/<dev>/ and sys/class/net/<if>/, relative to the sample
 // directory, handed to `emit` one by one.

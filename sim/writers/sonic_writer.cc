@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "base/sonic_table.h"
 
 namespace netdoctor::sim {
@@ -98,6 +100,69 @@ std::string show_queue_counters(const Switch& sw, const std::vector<PortSample>&
   }
   return render_sonic_table(
       {"Port", "TxQ", "Counter/pkts", "Counter/bytes", "Drop/pkts", "Drop/bytes"}, rows);
+}
+
+namespace {
+
+// SONiC's default lossless queues (buffers_config.j2) with the RoCE priority's among them.
+std::vector<int> lossless_queues(int roce_priority) {
+  std::vector<int> queues = {3, 4};
+  if (roce_priority != 3 && roce_priority != 4) {
+    queues.push_back(roce_priority);
+  }
+  std::sort(queues.begin(), queues.end());
+  return queues;
+}
+
+std::string pair_cell(std::uint64_t a, std::uint64_t b) {
+  return grouped_count(a) + "/" + grouped_count(b);
+}
+
+// One queue row; only the RoCE queue of a storming port shows the watchdog at work.
+std::vector<std::string> pfcwd_row(const Port& port, const PortSnapshot& s, int queue,
+                                   bool roce_queue) {
+  const bool storming = roce_queue && port.rates[PortRate::PfcwdStorms] > 0.0;
+  if (!storming) {
+    return {
+        fmt::format("{}:{}", port.name, queue), "operational", "0/0", "0/0", "0/0", "0/0", "0/0"};
+  }
+  // The storm began before the capture: its first detection predates the first sample, and
+  // the latest one is still on.
+  const std::uint64_t detected = 1 + s[PortRate::PfcwdStorms];
+  const std::uint64_t tx_drop = s[PortRate::PfcwdTxDrops];
+  const std::uint64_t rx_drop = s[PortRate::PfcwdRxDrops];
+  return {fmt::format("{}:{}", port.name, queue),
+          "stormed",
+          pair_cell(detected, detected - 1),
+          pair_cell(0, tx_drop),
+          pair_cell(0, rx_drop),
+          pair_cell(0, tx_drop / detected),
+          pair_cell(0, rx_drop / detected)};
+}
+
+}  // namespace
+
+std::string show_pfcwd_stats(const Switch& sw, const std::vector<PortSample>& ports,
+                             int roce_priority) {
+  std::vector<std::vector<std::string>> rows;
+  const std::vector<int> queues = lossless_queues(roce_priority);
+  for (std::size_t i = 0; i < sw.ports.size(); ++i) {
+    for (const int q : queues) {
+      rows.push_back(pfcwd_row(sw.ports[i], ports[i].counters, q, q == roce_priority));
+    }
+  }
+  return render_sonic_table({"QUEUE", "STATUS", "STORM DETECTED/RESTORED", "TX OK/DROP",
+                             "RX OK/DROP", "TX LAST OK/DROP", "RX LAST OK/DROP"},
+                            rows);
+}
+
+std::string show_pfcwd_config(const Switch& sw) {
+  std::vector<std::vector<std::string>> rows;
+  for (const Port& port : sw.ports) {
+    rows.push_back({port.name, "drop", "200", "200"});
+  }
+  return "Changed polling interval to 200ms\n" +
+         render_sonic_table({"PORT", "ACTION", "DETECTION TIME", "RESTORATION TIME"}, rows);
 }
 
 std::string show_lldp_table(const Fabric& fabric, const Switch& sw) {

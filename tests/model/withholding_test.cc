@@ -73,6 +73,7 @@ bool inventory_access(const std::string& access) {
   return starts_with(access, "dir " + k_ib) || access == "command rdma link show" ||
          access == "command ibdev2netdev" || starts_with(access, "command ibv_devinfo") ||
          access == "command lldpcli show neighbors -f json" ||
+         access == "command lldpcli show neighbors" ||  // its text form, when there is no JSON
          starts_with(access, "command ethtool -i ");
 }
 

@@ -91,10 +91,12 @@ TEST(SimFormat, HealthyBundleHasTheSameFileKindsAsTheSharedHealthyScenario) {
            starts_with(file.first, "nccl/");  // the NCCL job (1.1): logs and nccl-tests output
   });
   std::set<std::string> our_kinds = kinds_of(ours.files, names);
-  // Bundle spec 1.1 files the shared scenario predates: the PCIe link (sysfs, lspci, dmesg) and
-  // the host RDMA tools.
+  // Bundle spec 1.1 files the shared scenario predates: the PCIe link (sysfs, lspci, dmesg),
+  // the host RDMA tools and the switches' PFC watchdog.
   for (const char* newer :
-       {"/hosts/M/S/sys/class/net/X/device/current_link_width",
+       {"/switches/M/S/sos_commands/sonic/show_pfcwd_stats",
+        "/switches/M/S/sos_commands/sonic/show_pfcwd_config",
+        "/hosts/M/S/sys/class/net/X/device/current_link_width",
         "/hosts/M/S/sys/class/net/X/device/max_link_width",
         "/hosts/M/S/sys/class/net/X/device/current_link_speed",
         "/hosts/M/S/sys/class/net/X/device/max_link_speed",

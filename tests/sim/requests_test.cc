@@ -17,7 +17,8 @@ std::size_t expected_files(const Bundle& bundle) {
     // per NIC its GID files (8 + 4 + 4) and its sysfs PCIe link files (4).
     per_sample += 6 + 6 + host.nics.size() * (7 + 21 + 30 + 4 + 8 + 4 + 8 + 4 + 4 + 4);
   }
-  per_sample += fabric.switches.size() * 6;
+  // Switches: captured_at, five show tables, show pfcwd stats and show pfcwd config.
+  per_sample += fabric.switches.size() * 8;
   // The NCCL job: one NCCL_DEBUG=INFO log per host and the nccl-tests output.
   const std::size_t nccl = fabric.hosts.size() + 1;
   return per_sample * fabric.samples + (fabric.hosts.size() / 2) * 4 + nccl;
