@@ -38,8 +38,8 @@ Result<std::string> read_log(const std::string& file) {
 
 }  // namespace
 
-Result<NcclLogsReport> copy_nccl_logs(const std::vector<std::string>& files,
-                                      const std::string& job, TreeWriter& out) {
+Result<NcclLogsReport> copy_nccl_logs(const std::vector<std::string>& files, const std::string& job,
+                                      TreeWriter& out) {
   if (auto status = check_host_name(job); !status.ok()) {
     return make_error(ErrorCode::InvalidArgument,
                       fmt::format("NCCL job name '{}' cannot be one directory name", job));
@@ -50,9 +50,9 @@ Result<NcclLogsReport> copy_nccl_logs(const std::vector<std::string>& files,
     auto text = read_log(file);
     const std::string name = std::filesystem::path(file).filename().string();
     if (!text.ok() || name.empty()) {
-      report.notes.push_back(fmt::format(
-          "NCCL log {} not copied: {}", file,
-          text.ok() ? std::string("not a file name") : text.error().describe()));
+      report.notes.push_back(
+          fmt::format("NCCL log {} not copied: {}", file,
+                      text.ok() ? std::string("not a file name") : text.error().describe()));
       continue;
     }
     ND_TRY(out.write_file(fmt::format("nccl/{}/{}", job, unique_name(name, used)), *text));

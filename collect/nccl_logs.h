@@ -21,7 +21,7 @@ struct NcclLogsReport {
 // name (a second file of the same name gets "-2", "-3" ...). A file that cannot be read, is
 // over the size limit or is not a regular file is noted and skipped; the rest are copied.
 // InvalidArgument for a job name that cannot be one directory name; Io when the writer fails.
-Result<NcclLogsReport> copy_nccl_logs(const std::vector<std::string>& files,
-                                      const std::string& job, TreeWriter& out);
+Result<NcclLogsReport> copy_nccl_logs(const std::vector<std::string>& files, const std::string& job,
+                                      TreeWriter& out);
 
 }  // namespace netdoctor::collect

@@ -169,7 +169,11 @@ void find_port_drops(const PortDrops& p, const Deviation& dev, const PortFleet& 
   if (nic != nullptr) {
     append_unique(entities, nic->nic_entity());
   }
-  append_unique(entities, p.sw->entity());
+  // Drops facing a NIC whose PFC is off are that NIC's doing, not its switch's: naming the switch
+  // on every such port would blame it more than the NIC it faces.
+  if (lossy.empty()) {
+    append_unique(entities, p.sw->entity());
+  }
   judgement.find(
       lossy.empty() ? queue.signal : "drops-at-lossy-nic", entities, dev.strength * queue.weight,
       fmt::format("{}/{} drops {} packets{} on its {} ({} of that queue's traffic), "

@@ -121,6 +121,13 @@ TEST(DropsBuffers, SwitchPortDropsFacingANicWithPfcOffNameThatNic) {
   ASSERT_EQ(lossy.size(), 1u);
   EXPECT_TRUE(names(lossy[0], "port:leaf1/Ethernet8"));
   EXPECT_TRUE(names(lossy[0], "nic:node01/mlx5_2"));
+  // The NIC's PFC, not the switch, is at fault: several such ports must not add up to blaming it.
+  EXPECT_FALSE(names(lossy[0], "switch:leaf1"));
+  // Drops on a lossless queue facing a NIC whose PFC is on are the switch's buffers.
+  nic.qos.pfc_enabled[k_roce] = true;
+  auto buffers = with_signal(run_probe("drops-buffers", fabric), "lossless-queue-drops");
+  ASSERT_EQ(buffers.size(), 1u);
+  EXPECT_TRUE(names(buffers[0], "switch:leaf1"));
 }
 
 TEST(Firmware, FindingCarriesHowManyNicsRunTheOddVersionAgainstTheMajority) {
