@@ -69,7 +69,14 @@ Result<Bundle> open_bundles(const std::vector<std::string>& paths, const BundleO
   }
   Bundle out;
   out.path = join(paths, " + ");
-  out.tree = opened.front().tree;
+  // Whole-bundle folders (nccl/, fabric/) of every bundle, through one tree.
+  std::vector<std::shared_ptr<const FileTree>> trees;
+  for (const auto& bundle : opened) {
+    if (bundle.tree) {
+      trees.push_back(bundle.tree);
+    }
+  }
+  out.tree = trees.empty() ? nullptr : make_layered_tree(std::move(trees));
   out.manifest_json = opened.front().manifest_json;
   out.problems = std::move(failures);  // a bundle that would not open is named, the rest load
   std::vector<std::vector<MachineCapture>*> hosts;

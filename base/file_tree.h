@@ -82,6 +82,12 @@ bool has_archive_magic(std::string_view head);
 // A view of `inner` rooted at `prefix` (a subdirectory of it).
 std::unique_ptr<FileTree> make_subtree(std::shared_ptr<const FileTree> inner, std::string prefix);
 
+// Several trees seen as one (bundles given together): a file reads from the first tree that has
+// it (a later tree's file of the same path is hidden), a directory lists every tree's entries.
+// NotFound only when no tree has the path. `layers` must not be empty.
+std::shared_ptr<const FileTree> make_layered_tree(
+    std::vector<std::shared_ptr<const FileTree>> layers);
+
 // In-memory tree for tests and for archives. Parent directories are implicit. Symlink targets
 // resolve inside the tree only: a relative target that climbs above the root and an absolute
 // target are both refused, as on disk (an absolute link in a capture points at the host).

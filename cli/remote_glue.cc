@@ -223,11 +223,15 @@ void run_switch_collect(const SwitchArgs& args, const std::string& out, int samp
       if (outcome.files > 0) {
         answered.insert(outcome.name);
       }
-      const std::string line = outcome.ok()
-                                   ? fmt::format("{} sample {}: ok, {} outputs, {:.2f}s",
-                                                 outcome.name, s, outcome.files, outcome.seconds)
-                                   : fmt::format("{} sample {}: FAILED: {}", outcome.name, s,
-                                                 fmt::join(outcome.errors, "; "));
+      const std::string not_answered =
+          outcome.notes.empty()
+              ? std::string()
+              : fmt::format(" (not answered: {})", fmt::join(outcome.notes, "; "));
+      const std::string line =
+          outcome.ok() ? fmt::format("{} sample {}: ok, {} outputs, {:.2f}s{}", outcome.name, s,
+                                     outcome.files, outcome.seconds, not_answered)
+                       : fmt::format("{} sample {}: FAILED: {}", outcome.name, s,
+                                     fmt::join(outcome.errors, "; "));
       log += line + "\n";
       if (!outcome.ok()) {
         context.err << "netdoctor collect: " << line << "\n";

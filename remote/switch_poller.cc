@@ -40,10 +40,17 @@ std::string http_failure(const HttpResponse& response, const Redactor& redactor)
 }  // namespace
 
 const std::vector<std::string>& sonic_commands() {
-  static const std::vector<std::string> k_commands = {"show interfaces counters",
-                                                      "show interfaces status", "show pfc counters",
-                                                      "show queue counters", "show lldp table"};
+  static const std::vector<std::string> k_commands = {
+      "show interfaces counters", "show interfaces status", "show pfc counters",
+      "show queue counters",      "show lldp table",        "show pfcwd stats",
+      "show pfcwd config"};
   return k_commands;
+}
+
+// Commands a switch may lack without the capture being incomplete: the PFC watchdog is off on
+// many fabrics, and older SONiC releases have no such command.
+bool optional_command(const std::string& command) {
+  return command.rfind("show pfcwd", 0) == 0;
 }
 
 SwitchRound poll_switches(HttpClient& client, const std::vector<SwitchTarget>& switches,
@@ -99,7 +106,8 @@ SwitchRound poll_switches(HttpClient& client, const std::vector<SwitchTarget>& s
     outcome.seconds =
         std::max(outcome.seconds, static_cast<double>(result->elapsed.count()) / 1000.0);
     if (result->status / 100 != 2) {
-      outcome.errors.push_back(fmt::format("{}: {}", p.command, http_failure(*result, redactor)));
+      const std::string failure = fmt::format("{}: {}", p.command, http_failure(*result, redactor));
+      (optional_command(p.command) ? outcome.notes : outcome.errors).push_back(failure);
       continue;
     }
     if (switches[p.switch_index].api == SwitchApi::Sonic) {

@@ -27,7 +27,9 @@ struct SwitchOutcome {
   std::string name;
   std::size_t files = 0;            // command outputs written
   std::vector<std::string> errors;  // "show pfc counters: HTTP 500", redacted
-  double seconds = 0.0;             // the slowest answer
+  // Optional commands the switch did not answer (pfcwd off or older SONiC): said, not a failure.
+  std::vector<std::string> notes;
+  double seconds = 0.0;  // the slowest answer
   bool ok() const { return errors.empty(); }
 };
 

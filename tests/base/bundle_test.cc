@@ -290,5 +290,33 @@ TEST(OpenBundles, MachinesOfEveryBundleJoinAndABadOneIsNamed) {
   EXPECT_FALSE(open_bundles({first + "/nope", second + "/nope"}).ok());
 }
 
+// Whole-bundle folders (NCCL logs, InfiniBand fabric views) of every bundle are read: a job's
+// logs split over two captures list together, each file read from the capture that has it.
+TEST(OpenBundles, NcclFoldersOfEveryBundleAreOneTree) {
+  const std::string first = testing::make_temp_dir("merge-nccl-a");
+  const std::string second = testing::make_temp_dir("merge-nccl-b");
+  testing::write_file(first + "/hosts/n1/0/captured_at", "100");
+  testing::write_file(first + "/nccl/job/n1.log", "from the first");
+  testing::write_file(second + "/hosts/n2/0/captured_at", "130");
+  testing::write_file(second + "/nccl/job/n2.log", "from the second");
+  testing::write_file(second + "/nccl/other/all_reduce_perf", "second job");
+  auto r = open_bundles({first, second});
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  auto jobs = r->tree->list("nccl");
+  ASSERT_TRUE(jobs.ok()) << jobs.error().describe();
+  ASSERT_EQ(jobs->size(), 2u);
+  EXPECT_EQ((*jobs)[0].name, "job");
+  EXPECT_EQ((*jobs)[1].name, "other");
+  auto files = r->tree->list("nccl/job");
+  ASSERT_TRUE(files.ok());
+  ASSERT_EQ(files->size(), 2u);
+  EXPECT_EQ(*r->tree->read("nccl/job/n1.log"), "from the first");
+  EXPECT_EQ(*r->tree->read("nccl/job/n2.log"), "from the second");
+  EXPECT_NE(r->tree->display_path("nccl/job/n2.log").find(second), std::string::npos)
+      << r->tree->display_path("nccl/job/n2.log");
+  EXPECT_EQ(r->tree->read("nccl/job/n3.log").error().code, ErrorCode::NotFound);
+  EXPECT_EQ(r->tree->list("fabric").error().code, ErrorCode::NotFound);
+}
+
 }  // namespace
 }  // namespace netdoctor
