@@ -46,9 +46,8 @@ class LayeredTree final : public FileTree {
       }
       found = true;
       for (auto& entry : *entries) {
-        const bool seen = std::any_of(merged.begin(), merged.end(), [&entry](const DirEntry& e) {
-          return e.name == entry.name;
-        });
+        const bool seen = std::any_of(merged.begin(), merged.end(),
+                                      [&entry](const DirEntry& e) { return e.name == entry.name; });
         if (!seen) {
           merged.push_back(std::move(entry));
         }

@@ -11,6 +11,7 @@
 #include "model/nic_vendor.h"
 #include "model/pcie_link.h"
 #include "model/sample_times.h"
+#include "model/source_names.h"
 #include "model/source_reading.h"
 
 namespace netdoctor::model {
@@ -32,7 +33,8 @@ Nic configured_nic(SourceLog& log, const SampleSource& sample, const HostOutputs
     fill_netdev_config(log, sample, out, nic);
   }
   if (!nic.device.empty()) {
-    fill_from_ibdev2netdev(out, nic);
+    // The netdev's carrier is the sysfs net view's fact: withheld with it.
+    fill_from_ibdev2netdev(out, log.admits(source::k_sysfs_net), nic);
     fill_resources(out, nic);
   }
   nic.vendor = nic_vendor(nic, find_ibv_device(out, nic.device));

@@ -254,8 +254,9 @@ void fill_netdev_config(SourceLog& log, const SampleSource& sample, const HostOu
   }
 }
 
-// ibdev2netdev: the port state (-v) and the netdev's carrier where nothing else gave them.
-void fill_from_ibdev2netdev(const HostOutputs& out, Nic& nic) {
+// ibdev2netdev: the port state (-v) and the netdev's carrier (when `with_carrier`) where nothing
+// else gave them.
+void fill_from_ibdev2netdev(const HostOutputs& out, bool with_carrier, Nic& nic) {
   const auto* entry = find_ibdev2netdev(out, nic.device, nic.port);
   if (entry == nullptr) {
     return;
@@ -264,7 +265,7 @@ void fill_from_ibdev2netdev(const HostOutputs& out, Nic& nic) {
   if (nic.state == RdmaPortState::Unknown && !entry->port_state.empty()) {
     nic.state = rdma_port_state_named(entry->port_state);
   }
-  if (nic.operstate == LinkState::Unknown && entry->netdev == nic.netdev) {
+  if (with_carrier && nic.operstate == LinkState::Unknown && entry->netdev == nic.netdev) {
     nic.operstate = link_state_named(entry->state);
   }
 }

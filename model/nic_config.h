@@ -21,9 +21,10 @@ void fill_rdma_config(SourceLog& log, const SampleSource& sample, const HostOutp
 void fill_netdev_config(SourceLog& log, const SampleSource& sample, const HostOutputs& out,
                         Nic& nic);
 
-// ibdev2netdev: the RDMA port state (-v) and the netdev's carrier where no other source gave
-// them (called after the configuration above).
-void fill_from_ibdev2netdev(const HostOutputs& out, Nic& nic);
+// ibdev2netdev: the RDMA port state (-v) and, when `with_carrier` (the sysfs net view is not
+// withheld), the netdev's carrier, where no other source gave them (called after the
+// configuration above).
+void fill_from_ibdev2netdev(const HostOutputs& out, bool with_carrier, Nic& nic);
 
 // `rdma resource show`: nic.resources, the QP/CQ/MR/PD counts of the NIC's device.
 void fill_resources(const HostOutputs& out, Nic& nic);

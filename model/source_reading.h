@@ -29,6 +29,9 @@ class SourceLog {
   // Whether `source` may be read. When the filter withholds it: false, and `source` recorded
   // into `map` as Absent "withheld".
   bool admit(const std::string& source, SourceMap& map);
+  // Whether `source` may be read, recording nothing (for facts one output gives for another
+  // source's sake).
+  bool admits(const std::string& source) const { return m_filter.admits(source); }
   // A file by absolute path; nullopt (and the outcome logged under `source` into `map`)
   // when it could not be read or is withheld.
   std::optional<std::string> read_file(const SampleSource& sample, std::string_view path,

@@ -7,6 +7,7 @@
 
 #include "model/loader.h"
 #include "model/source_names.h"
+#include "tests/model/load_mem_bundle.h"
 #include "tests/model/mem_bundle.h"
 #include "tests/parsers/parser_test_util.h"
 #include "tests/support/test_paths.h"
@@ -19,13 +20,7 @@ using testing::parser_fixture;
 using testing::read_text;
 using testing::reference_file;
 
-Fabric load(const MemBundle& b) {
-  auto fabric = load_fabric(b.build(), LoadOptions{});
-  if (!fabric.ok()) {
-    throw std::runtime_error(fabric.error().describe());
-  }
-  return std::move(fabric).value();
-}
+using testing::load_mem_bundle;
 
 const Host& host_named(const Fabric& fabric, const std::string& name) {
   const Host* host = fabric.find_host(name);
@@ -52,7 +47,7 @@ Fabric every_view() {
             read_text(reference_file("clock/chronyc_sources_rhel9_chrony4.txt")));
   b.command("ntpq", "0", {"ntpq", "-pn"}, parser_fixture("clock_ntpq_-p_ntpd.txt"));
   b.command("none", "0", {"chronyc", "sources"}, "506 Cannot talk to daemon\n");
-  return load(b);
+  return load_mem_bundle(b);
 }
 
 TEST(ClockSources, ChronycTrackingComesFirst) {

@@ -12,6 +12,7 @@
 #include "model/loader.h"
 #include "model/source_names.h"
 #include "parsers/dmesg.h"
+#include "tests/model/load_mem_bundle.h"
 #include "tests/model/mem_bundle.h"
 #include "tests/support/test_paths.h"
 
@@ -45,13 +46,7 @@ Nic nic_at(const std::string& netdev, const std::string& bus) {
   return nic;
 }
 
-Fabric load(const MemBundle& b) {
-  auto fabric = load_fabric(b.build(), LoadOptions{});
-  if (!fabric.ok()) {
-    throw std::runtime_error(fabric.error().describe());
-  }
-  return std::move(fabric).value();
-}
+using testing::load_mem_bundle;
 
 TEST(KernelEvents, AMlx5LinkDownWithoutAnUpIsAFlapAtItsBootTime) {
   const auto log = kernel_log(parser_data("dmesg_tail_ixgbe_up_mlx5_down_lkml.txt"));
@@ -142,7 +137,7 @@ TEST(KernelEvents, LoadedPerNicAndRecordedAsASource) {
             "[    9.0] mlx5_core 0000:3b:00.0 bond0: Link up\n"
             "[  500.0] mlx5_core 0000:3b:00.0 bond0: Link down\n"
             "[  501.0] mlx5_core 0000:3b:00.0 bond0: Link up\n");
-  const Fabric fabric = load(b);
+  const Fabric fabric = load_mem_bundle(b);
   const Nic& nic = fabric.hosts.at(0).nics.at(0);
   EXPECT_EQ(nic.kernel.flaps, 1u);
   EXPECT_EQ(nic.sources.at(source::k_dmesg).availability, Availability::Observed);
@@ -151,7 +146,7 @@ TEST(KernelEvents, LoadedPerNicAndRecordedAsASource) {
 TEST(KernelEvents, ADmesgThatIsNotAKernelLogIsAProblemNamingTheFile) {
   MemBundle b = bond_host();
   b.command("node01", "0", {"dmesg"}, "this is not a kernel log\n");
-  const Fabric fabric = load(b);
+  const Fabric fabric = load_mem_bundle(b);
   const Nic& nic = fabric.hosts.at(0).nics.at(0);
   EXPECT_EQ(nic.kernel.flaps, 0u);
   bool named = false;
@@ -166,7 +161,7 @@ TEST(Ibdev2netdev, GivesTheNetdevWhereSysfsAndRdmaLinkDoNot) {
   MemBundle b = bond_host();
   // The real capture holds `ibdev2netdev` and `rdma statistic show` one after the other.
   b.command("node01", "0", {"ibdev2netdev"}, reference("sysfs/rdma_statistic_show_mlx5_bond.txt"));
-  const Fabric fabric = load(b);
+  const Fabric fabric = load_mem_bundle(b);
   const Nic& nic = fabric.hosts.at(0).nics.at(0);
   EXPECT_EQ(nic.device, "mlx5_bond_0");
   EXPECT_EQ(nic.netdev, "bond0");
@@ -178,7 +173,7 @@ TEST(Ibdev2netdev, ListsDevicesAndStatesOfTheDgxSparkCapture) {
   MemBundle b;
   b.time("spark", "0", 10.0);
   b.command("spark", "0", {"ibdev2netdev"}, reference("iplink/ibdev2netdev_dgxspark.txt"));
-  const Fabric fabric = load(b);
+  const Fabric fabric = load_mem_bundle(b);
   const auto& nics = fabric.hosts.at(0).nics;
   ASSERT_EQ(nics.size(), 4u);
   EXPECT_EQ(nics[0].device, "roceP2p1s0f0");
@@ -193,7 +188,7 @@ TEST(Ibdev2netdev, SysfsDeviceNetWinsOverIt) {
   MemBundle b = bond_host();
   b.file("node01", "0", "/sys/class/infiniband/mlx5_bond_0/device/net/ens1f0np0/ifindex", "3\n");
   b.command("node01", "0", {"ibdev2netdev"}, "mlx5_bond_0 port 1 ==> bond0 (Up)\n");
-  const Fabric fabric = load(b);
+  const Fabric fabric = load_mem_bundle(b);
   EXPECT_EQ(fabric.hosts.at(0).nics.at(0).netdev, "ens1f0np0");
 }
 
@@ -201,7 +196,7 @@ TEST(RdmaStatistic, StandsInForMissingSysfsHwCounters) {
   MemBundle b = bond_host();
   b.command("node01", "0", {"rdma", "statistic", "show"},
             reference("sysfs/rdma_statistic_show_mlx5_bond.txt"));
-  const Fabric fabric = load(b);
+  const Fabric fabric = load_mem_bundle(b);
   const Nic& nic = fabric.hosts.at(0).nics.at(0);
   EXPECT_EQ(nic.sources.at(source::k_rdma_statistic).availability, Availability::Observed);
   const CounterSample& s = nic.samples.at(0);
@@ -216,7 +211,7 @@ TEST(RdmaStatistic, SysfsHwCountersWinAndTheToolIsNotRead) {
          "7\n");
   b.command("node01", "0", {"rdma", "statistic", "show"},
             reference("sysfs/rdma_statistic_show_mlx5_bond.txt"));
-  const Fabric fabric = load(b);
+  const Fabric fabric = load_mem_bundle(b);
   const Nic& nic = fabric.hosts.at(0).nics.at(0);
   EXPECT_EQ(nic.samples.at(0).get(MetricKey{"resp_cqe_errors"}), 7.0);
   EXPECT_EQ(nic.sources.count(source::k_rdma_statistic), 0u);
@@ -225,7 +220,7 @@ TEST(RdmaStatistic, SysfsHwCountersWinAndTheToolIsNotRead) {
 TEST(RdmaStatistic, AnOutputThatIsNotTheToolsIsAProblemNamingIt) {
   MemBundle b = bond_host();
   b.command("node01", "0", {"rdma", "statistic", "show"}, "command not found\n");
-  const Fabric fabric = load(b);
+  const Fabric fabric = load_mem_bundle(b);
   bool named = false;
   for (const auto& problem : fabric.problems) {
     named |= problem.source == source::k_rdma_statistic &&
@@ -238,7 +233,7 @@ TEST(RdmaResource, CountsTheDevicesVerbsObjects) {
   MemBundle b = bond_host();
   b.command("node01", "0", {"rdma", "resource", "show"},
             reference("sysfs/rdma_resource_show_mlx5_bond.txt"));
-  const Fabric fabric = load(b);
+  const Fabric fabric = load_mem_bundle(b);
   const Nic& nic = fabric.hosts.at(0).nics.at(0);
   EXPECT_EQ(nic.resources.qp, 8u);
   EXPECT_EQ(nic.resources.cq, 5u);
@@ -248,7 +243,7 @@ TEST(RdmaResource, CountsTheDevicesVerbsObjects) {
   MemBundle other = bond_host();
   other.command("node01", "0", {"rdma", "resource", "show"},
                 "2: mlx5_1: pd 3 cq 5 qp 0 cm_id 0 mr 3 ctx 2\n");
-  EXPECT_FALSE(load(other).hosts.at(0).nics.at(0).resources.qp);
+  EXPECT_FALSE(load_mem_bundle(other).hosts.at(0).nics.at(0).resources.qp);
 }
 
 }  // namespace

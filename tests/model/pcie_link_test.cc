@@ -8,6 +8,7 @@
 
 #include "model/loader.h"
 #include "model/source_names.h"
+#include "tests/model/load_mem_bundle.h"
 #include "tests/model/mem_bundle.h"
 #include "tests/support/test_paths.h"
 
@@ -45,19 +46,13 @@ void sysfs_link(MemBundle& b, const std::string& width, const std::string& max_w
   b.file("node01", "0", dir + "max_link_speed", max_speed + "\n");
 }
 
-Fabric load(const MemBundle& b) {
-  auto fabric = load_fabric(b.build(), LoadOptions{});
-  if (!fabric.ok()) {
-    throw std::runtime_error(fabric.error().describe());
-  }
-  return std::move(fabric).value();
-}
+using testing::load_mem_bundle;
 
 TEST(PcieLinks, LspciAtTheBusAddressWhereSysfsWasNotCaptured) {
   MemBundle b = one_nic("0000:5e:00.0");
   b.command("node01", "0", {"lspci", "-vvv"},
             parser_data("lspci_vvvs_cx5ex_gen4_at_8gts_fdio_csit.txt"));
-  const Fabric fabric = load(b);
+  const Fabric fabric = load_mem_bundle(b);
   const Nic& nic = fabric.hosts.at(0).nics.at(0);
   EXPECT_EQ(nic.pcie.source, source::k_lspci);
   EXPECT_EQ(nic.pcie.width, 16u);
@@ -76,7 +71,7 @@ TEST(PcieLinks, SysfsFirstAndTheKernelNamesAnUpstreamBottleneck) {
   MemBundle b = one_nic("0000:01:00.0");
   sysfs_link(b, "16", "16", "16.0 GT/s PCIe", "16.0 GT/s PCIe");
   b.command("node01", "0", {"dmesg"}, parser_data("dmesg_mlx5_cx6_ocp3_pcie_limited_x16_slot.txt"));
-  const Fabric fabric = load(b);
+  const Fabric fabric = load_mem_bundle(b);
   const Nic& nic = fabric.hosts.at(0).nics.at(0);
   EXPECT_EQ(nic.pcie.source, source::k_sysfs_pcie);
   EXPECT_EQ(nic.pcie.generation, 4u);
@@ -91,7 +86,7 @@ TEST(PcieLinks, SysfsFirstAndTheKernelNamesAnUpstreamBottleneck) {
 TEST(PcieLinks, SysfsTrainedNarrowIsDowngraded) {
   MemBundle b = one_nic("0000:1a:00.0");
   sysfs_link(b, "8", "16", "32.0 GT/s PCIe", "32.0 GT/s PCIe");
-  const Fabric fabric = load(b);
+  const Fabric fabric = load_mem_bundle(b);
   const Nic& nic = fabric.hosts.at(0).nics.at(0);
   EXPECT_TRUE(nic.pcie.width_downgraded);
   EXPECT_NEAR(*nic.pcie.ceiling_gbps, 252.06, 0.01);
@@ -101,7 +96,7 @@ TEST(PcieLinks, SysfsTrainedNarrowIsDowngraded) {
 TEST(PcieLinks, MalformedSysfsSpeedIsAProblemNamingTheFile) {
   MemBundle b = one_nic("0000:1a:00.0");
   sysfs_link(b, "16", "16", "fast", "16 GT/s");
-  const Fabric fabric = load(b);
+  const Fabric fabric = load_mem_bundle(b);
   const Nic& nic = fabric.hosts.at(0).nics.at(0);
   EXPECT_TRUE(nic.pcie.source.empty());
   EXPECT_EQ(nic.sources.at(source::k_sysfs_pcie).availability, Availability::Malformed);

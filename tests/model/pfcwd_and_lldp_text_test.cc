@@ -11,6 +11,7 @@
 
 #include "model/loader.h"
 #include "model/source_names.h"
+#include "tests/model/load_mem_bundle.h"
 #include "tests/model/mem_bundle.h"
 #include "tests/parsers/parser_test_util.h"
 
@@ -35,11 +36,7 @@ std::string replaced(std::string text, const std::string& from, const std::strin
   return at == std::string::npos ? text : text.replace(at, from.size(), to);
 }
 
-Fabric load(const MemBundle& b) {
-  auto fabric = load_fabric(b.build());
-  EXPECT_TRUE(fabric.ok());
-  return std::move(fabric).value();
-}
+using testing::load_mem_bundle;
 
 TEST(PfcwdLoader, StatsPerQueueAndConfigPerPortFromRealOutputs) {
   MemBundle b;
@@ -49,7 +46,7 @@ TEST(PfcwdLoader, StatsPerQueueAndConfigPerPortFromRealOutputs) {
       "leaf1", "0", k_config,
       read_text(reference_file("switch/sonic_show_interfaces_counters_and_pfcwd_config_z9332.txt")),
       true);
-  const Fabric fabric = load(b);
+  const Fabric fabric = load_mem_bundle(b);
   EXPECT_TRUE(fabric.problems.empty()) << fabric.problems.front().error.describe();
   const Switch& sw = fabric.switches.at(0);
   EXPECT_EQ(sw.sources.at(source::k_show_pfcwd).availability, Availability::Observed);
@@ -90,7 +87,7 @@ TEST(PfcwdLoader, CountersOverSamplesAndTheLatestStatus) {
                "Ethernet0:3  operational                        0/0");
   b.command("leaf1", "0", k_stats, before, true);
   b.command("leaf1", "1", k_stats, stats_fixture(), true);
-  const Fabric fabric = load(b);
+  const Fabric fabric = load_mem_bundle(b);
   const SwitchPort* e0 = fabric.switches.at(0).find_port("Ethernet0");
   ASSERT_NE(e0, nullptr);
   ASSERT_EQ(e0->samples.size(), 2u);
@@ -105,7 +102,7 @@ TEST(PfcwdLoader, OlderSpellingWithConfigInTheSameOutputAndACutRow) {
   b.time("leaf1", "0", 100.0, true);
   b.command("leaf1", "0", {"pfcwd", "show", "stats"},
             read_text(reference_file("switch/sonic_pfcwd_show_stats_stormed_voq.txt")), true);
-  const Fabric fabric = load(b);
+  const Fabric fabric = load_mem_bundle(b);
   const SwitchPort* e0 = fabric.switches.at(0).find_port("Ethernet0");
   ASSERT_NE(e0, nullptr);
   EXPECT_EQ(e0->pfcwd.stormed, std::vector<int>{3});
@@ -119,7 +116,7 @@ TEST(PfcwdLoader, AbsentIsAbsentAndGarbageIsAProblemNotZeroStorms) {
   b.time("leaf1", "0", 100.0, true);
   b.time("leaf2", "0", 100.0, true);
   b.command("leaf2", "0", k_stats, "Error: PFC watchdog is not supported on this platform\n", true);
-  const Fabric fabric = load(b);
+  const Fabric fabric = load_mem_bundle(b);
   EXPECT_EQ(fabric.find_switch("leaf1")->sources.at(source::k_show_pfcwd).availability,
             Availability::Absent);
   const Switch* leaf2 = fabric.find_switch("leaf2");
@@ -149,8 +146,8 @@ TEST(LldpTextLoader, TextFormCablesTheNicsLikeTheJsonOfTheSameCapture) {
   json.time("gpu-node-01", "0", 100.0);
   json.command("gpu-node-01", "0", {"lldpcli", "show", "neighbors", "-f", "json"},
                parser_fixture("lldpcli_json_two_veth_same_capture.json"));
-  const Fabric from_text = load(text);
-  const Fabric from_json = load(json);
+  const Fabric from_text = load_mem_bundle(text);
+  const Fabric from_json = load_mem_bundle(json);
   const std::vector<std::string> expected = {"ens1f0np0 -> port:leaf1/Ethernet0",
                                              "ens1f1np1 -> port:leaf1/Ethernet4"};
   EXPECT_EQ(cabling(from_json), expected);
@@ -165,14 +162,14 @@ TEST(LldpTextLoader, JsonWinsWhenBothFormsAreCapturedAndGarbageTextIsAProblem) {
   both.command("gpu-node-01", "0", {"lldpcli", "show", "neighbors", "-f", "json"},
                parser_fixture("lldpcli_json_two_veth_same_capture.json"));
   both.command("gpu-node-01", "0", {"lldpcli", "show", "neighbors"}, "not lldpcli output\n");
-  const Fabric fabric = load(both);
+  const Fabric fabric = load_mem_bundle(both);
   EXPECT_TRUE(fabric.problems.empty());  // the text form was never read
   EXPECT_EQ(cabling(fabric).size(), 2u);
 
   MemBundle garbage;
   garbage.time("gpu-node-01", "0", 100.0);
   garbage.command("gpu-node-01", "0", {"lldpcli", "show", "neighbors"}, "not lldpcli output\n");
-  const Fabric broken = load(garbage);
+  const Fabric broken = load_mem_bundle(garbage);
   ASSERT_EQ(broken.problems.size(), 1u);
   EXPECT_EQ(broken.problems[0].source, source::k_lldpcli);
   EXPECT_TRUE(cabling(broken).empty());
