@@ -115,7 +115,8 @@ std::optional<IbnetLink> read_link(std::string_view line) {
   return link;
 }
 
-// `Switch	36 "S-f4521403001165a0"		# "MF0;ib5:SX6036/U1" enhanced port 0 lid 128 lmc 0`.
+// `Switch	36 "S-f4521403001165a0"		# "MF0;ib5:SX6036/U1" enhanced port 0 lid 128 lmc
+// 0`.
 std::optional<IbnetNode> read_header(std::string_view line) {
   auto words = split_ws(line);
   if (words.size() < 3 || (words[0] != "Switch" && words[0] != "Ca" && words[0] != "Rt")) {
@@ -168,10 +169,13 @@ bool read_topology_comment(std::string_view line, IbNetDiscover& out) {
   constexpr std::string_view k_initiated = "# Initiated from ";
   if (line.starts_with(k_generated)) {
     out.generated_on = std::string(trim(line.substr(k_generated.size())));
-  } else if (line.starts_with(k_initiated)) {
-    out.initiated_from = std::string(trim(line.substr(k_initiated.size())));
+    return true;
   }
-  return line.starts_with('#');
+  if (line.starts_with(k_initiated)) {
+    out.initiated_from = std::string(trim(line.substr(k_initiated.size())));
+    return true;
+  }
+  return line == "#";  // the empty comment lines around them; any other comment is kept
 }
 
 void read_line(std::string_view line, IbnetNode& pending, IbNetDiscover& out) {
@@ -186,8 +190,10 @@ void read_line(std::string_view line, IbnetNode& pending, IbNetDiscover& out) {
     out.nodes.back().links.push_back(std::move(*link));
   } else if (auto port_line = detail::read_ibnet_port_line(line)) {
     out.port_lines.push_back(std::move(*port_line));
-  } else if (!read_attribute(line, pending) && !read_topology_comment(line, out) &&
-             !detail::is_prompt_line(line)) {
+  } else if (read_attribute(line, pending) || read_topology_comment(line, out)) {
+    return;
+  } else if (line.starts_with('#') || !detail::is_prompt_line(line)) {
+    // A "# ..." line is a topology comment here more often than a root prompt: kept.
     out.unparsed.emplace_back(line);
   }
 }

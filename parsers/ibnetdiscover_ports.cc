@@ -10,7 +10,9 @@ namespace netdoctor::parsers {
 namespace detail {
 namespace {
 
-bool is_type(std::string_view word) { return word == "SW" || word == "CA" || word == "RT"; }
+bool is_type(std::string_view word) {
+  return word == "SW" || word == "CA" || word == "RT";
+}
 
 // ( 'a' - 'b' ) -> a, b; 'a' -> a. Quotes inside a description stay (split at "' - '").
 void read_descriptions(std::string_view rest, IbnetPortLine& p) {

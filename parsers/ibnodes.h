@@ -17,18 +17,18 @@
 namespace netdoctor::parsers {
 
 struct IbNode {
-  std::string type;                        // "Switch", "Ca", "Router" as printed
-  std::uint64_t guid = 0;                  // node GUID
-  std::optional<std::uint32_t> ports;      // number of physical ports
-  std::string description;                 // NodeDescription between the quotes, spaces kept
-  std::optional<bool> enhanced_port0;      // switches: "enhanced port 0" vs "base port 0"
-  std::optional<std::uint32_t> lid;        // switches: LID of port 0
-  std::optional<std::uint32_t> lmc;        // switches
+  std::string type;                    // "Switch", "Ca", "Router" as printed
+  std::uint64_t guid = 0;              // node GUID
+  std::optional<std::uint32_t> ports;  // number of physical ports
+  std::string description;             // NodeDescription between the quotes, spaces kept
+  std::optional<bool> enhanced_port0;  // switches: "enhanced port 0" vs "base port 0"
+  std::optional<std::uint32_t> lid;    // switches: LID of port 0
+  std::optional<std::uint32_t> lmc;    // switches
 };
 
 struct IbNodes {
-  std::vector<IbNode> nodes;           // in printed order
-  std::vector<std::string> unparsed;   // non-blank lines that are neither a node nor a prompt
+  std::vector<IbNode> nodes;          // in printed order
+  std::vector<std::string> unparsed;  // non-blank lines that are neither a node nor a prompt
 
   const IbNode* find(std::uint64_t guid) const;
 };

@@ -19,17 +19,17 @@
 namespace netdoctor::parsers {
 
 struct IbErrorCounter {
-  std::string name;         // "PortXmitWait"
+  std::string name;  // "PortXmitWait"
   std::uint64_t value = 0;
-  bool saturated = false;   // at the maximum of its PortCounters field width
+  bool saturated = false;  // at the maximum of its PortCounters field width
 };
 
 struct IbErrorPort {
-  std::uint64_t guid = 0;                     // port GUID ("GUID 0x.. port N")
-  std::string port;                           // "5", "ALL"
-  std::optional<std::uint32_t> port_number;   // nullopt for "ALL"
-  std::vector<IbErrorCounter> counters;       // in printed order
-  std::vector<std::string> notes;             // other bracketed items / trailing text
+  std::uint64_t guid = 0;                    // port GUID ("GUID 0x.. port N")
+  std::string port;                          // "5", "ALL"
+  std::optional<std::uint32_t> port_number;  // nullopt for "ALL"
+  std::vector<IbErrorCounter> counters;      // in printed order
+  std::vector<std::string> notes;            // other bracketed items / trailing text
 
   const IbErrorCounter* find(std::string_view name) const;
 };
@@ -46,9 +46,9 @@ struct IbQueryErrors {
   std::optional<std::uint64_t> bad_nodes;
   std::optional<std::uint64_t> ports_checked;  // "##  43 ports checked, 14 ports have errors..."
   std::optional<std::uint64_t> ports_with_errors;
-  std::string thresholds;                      // "## Thresholds: ..." as printed ("" = defaults)
-  std::string suppressed;                      // "## Suppressed: ..."
-  std::vector<std::string> unparsed;           // other non-blank lines
+  std::string thresholds;             // "## Thresholds: ..." as printed ("" = defaults)
+  std::string suppressed;             // "## Suppressed: ..."
+  std::vector<std::string> unparsed;  // other non-blank lines
 
   const IbErrorNode* find_node(std::string_view description) const;
 };

@@ -12,7 +12,9 @@
 namespace netdoctor::parsers {
 namespace {
 
-bool is_select(std::string_view name) { return name.ends_with("Select") || name.ends_with("Select2"); }
+bool is_select(std::string_view name) {
+  return name.ends_with("Select") || name.ends_with("Select2");
+}
 
 // "# Port extended counters: Lid 1719 port 1 (CapMask: 0x5300 CapMask2: 0x0000002)".
 std::optional<PerfqueryBlock> read_header(std::string_view line) {

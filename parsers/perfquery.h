@@ -30,14 +30,14 @@ struct PerfCounter {
 
 // One "# ... counters: Lid L port P (CapMask: ...)" block and its "Name:....value" lines.
 struct PerfqueryBlock {
-  std::string title;                          // "Port extended counters", "Port counters", ...
-  bool extended = false;                      // PortCountersExtended (64-bit) block
+  std::string title;      // "Port extended counters", "Port counters", ...
+  bool extended = false;  // PortCountersExtended (64-bit) block
   std::optional<std::uint32_t> lid;
-  std::string port;                           // "1", "ALL" (-a) as printed; "" if no header
-  std::optional<std::uint64_t> cap_mask;      // ClassPortInfo CapabilityMask
-  std::optional<std::uint64_t> cap_mask2;     // CapabilityMask2; 0 on switches (and ibsim)
-                                              // whose -x block lacks error counters/XmitWait
-  std::vector<PerfCounter> counters;          // in printed order, selects included
+  std::string port;                        // "1", "ALL" (-a) as printed; "" if no header
+  std::optional<std::uint64_t> cap_mask;   // ClassPortInfo CapabilityMask
+  std::optional<std::uint64_t> cap_mask2;  // CapabilityMask2; 0 on switches (and ibsim)
+                                           // whose -x block lacks error counters/XmitWait
+  std::vector<PerfCounter> counters;       // in printed order, selects included
 
   const PerfCounter* find(std::string_view name) const;
 };

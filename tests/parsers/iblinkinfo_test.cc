@@ -1,8 +1,9 @@
 // iblinkinfo: reference ib/iblinkinfo_hdr_quantum_20hosts_sharp_aggnode.txt (HDR, 53.125 Gbps
 // lanes, down ports) and the ibsim plain, -l and -S outputs of tests/fixtures/ib.
+#include "parsers/iblinkinfo.h"
+
 #include <gtest/gtest.h>
 
-#include "parsers/iblinkinfo.h"
 #include "tests/parsers/parser_test_util.h"
 
 namespace netdoctor::parsers {
@@ -71,8 +72,9 @@ TEST(IblinkinfoTest, IbsimPlainLineAndSwitchForms) {
 TEST(IblinkinfoTest, ForeignRejectedOddLinesKept) {
   EXPECT_FALSE(parse_iblinkinfo("CA: node:\nnothing here\n").ok());
   EXPECT_FALSE(parse_iblinkinfo("PortXmitData:....1\n").ok());
-  auto r = parse_iblinkinfo("Switch: 0x1 sw:\n  1 1[ ] ==( 4X 25.78125 Gbps Active/ LinkUp)==> 2 1[ ] \"h\" ( )\n"
-                            "  1 2[ ] ==( 4X 25.7");
+  auto r = parse_iblinkinfo(
+      "Switch: 0x1 sw:\n  1 1[ ] ==( 4X 25.78125 Gbps Active/ LinkUp)==> 2 1[ ] \"h\" ( )\n"
+      "  1 2[ ] ==( 4X 25.7");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->links[0].speed_gbps, 25.78125);
   EXPECT_EQ(r->unparsed.size(), 1u);

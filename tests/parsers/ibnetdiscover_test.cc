@@ -1,9 +1,10 @@
 // ibnetdiscover: reference ib/ibnetdiscover_sx6036_fdr10_qdr_8switch_144ca_2014.txt (topology
 // form, FDR10/QDR), ib/ibnetdiscover_p_hdr_spaces_in_desc_fixture.txt (-p, descriptions with
 // leading/trailing spaces) and the ibsim outputs of tests/fixtures/ib.
+#include "parsers/ibnetdiscover.h"
+
 #include <gtest/gtest.h>
 
-#include "parsers/ibnetdiscover.h"
 #include "tests/parsers/parser_test_util.h"
 
 namespace netdoctor::parsers {
@@ -95,11 +96,14 @@ TEST(IbnetdiscoverTest, ForeignAndGarbageRejectedStrayLinesKept) {
   EXPECT_FALSE(parse_ibnetdiscover("Switch  : 0x08c0eb0300add04e ports 41 \"Q\"\n").ok());
   EXPECT_FALSE(parse_ibnetdiscover("hello world\n").ok());
   EXPECT_FALSE(parse_ibnetdiscover("").ok());
-  auto r = parse_ibnetdiscover("Switch\t8 \"S-1\"\t# \"sw\" base port 0 lid 1 lmc 0\n"
-                               "[1]\t\"H-2\"[1](3)\t# \"h\" lid 2 4xHDR\nsomething odd\n[2]\t\"H-");
+  auto r = parse_ibnetdiscover(
+      "Switch\t8 \"S-1\"\t# \"sw\" base port 0 lid 1 lmc 0\n"
+      "[1]\t\"H-2\"[1](3)\t# \"h\" lid 2 4xHDR\nsomething odd\n"
+      "# Cut here\n[2]\t\"H-");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->nodes[0].links.size(), 1u);
-  EXPECT_EQ(r->unparsed.size(), 2u);
+  ASSERT_EQ(r->unparsed.size(), 3u);
+  EXPECT_EQ(r->unparsed[1], "# Cut here");
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
-// ibnodes (ibswitches, ibhosts, ibnodes): reference ib/ibswitches_ibhosts_hdr_two_switches_31cas.txt
-// (both commands in one session, prompts) and the ibsim outputs of tests/fixtures/ib.
+// ibnodes (ibswitches, ibhosts, ibnodes): reference
+// ib/ibswitches_ibhosts_hdr_two_switches_31cas.txt (both commands in one session, prompts) and the
+// ibsim outputs of tests/fixtures/ib.
+#include "parsers/ibnodes.h"
+
 #include <gtest/gtest.h>
 
-#include "parsers/ibnodes.h"
 #include "tests/parsers/parser_test_util.h"
 
 namespace netdoctor::parsers {
@@ -13,8 +15,8 @@ using netdoctor::testing::read_text;
 using netdoctor::testing::reference_file;
 
 TEST(IbnodesTest, SwitchesAndHostsSession) {
-  auto r = parse_ibnodes(
-      read_text(reference_file("ib/ibswitches_ibhosts_hdr_two_switches_31cas.txt")));
+  auto r =
+      parse_ibnodes(read_text(reference_file("ib/ibswitches_ibhosts_hdr_two_switches_31cas.txt")));
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_TRUE(r->unparsed.empty());
   ASSERT_EQ(r->nodes.size(), 33u);

@@ -1,8 +1,9 @@
 // ibqueryerrors: reference ib/ibqueryerrors_sx6036_saturated_xmitwait_emailquoted.txt (quoted
 // in an e-mail with "> ", saturated PortXmitWait, "port ALL") and the ibsim output.
+#include "parsers/ibqueryerrors.h"
+
 #include <gtest/gtest.h>
 
-#include "parsers/ibqueryerrors.h"
 #include "tests/parsers/parser_test_util.h"
 
 namespace netdoctor::parsers {
@@ -65,8 +66,9 @@ TEST(IbqueryerrorsTest, IbsimErrorsAndCleanFabricSummary) {
 TEST(IbqueryerrorsTest, ForeignRejectedTruncatedKept) {
   EXPECT_FALSE(parse_ibqueryerrors("Query SA failed: Connection timed out\n").ok());
   EXPECT_FALSE(parse_ibqueryerrors("[VL15Dropped == 14]\n").ok());
-  auto r = parse_ibqueryerrors("Errors for \"a b\"\n   GUID 0x1 port 1: [PortXmitWait == 5] [Odd]\n"
-                               "   GUID 0x1 po");
+  auto r = parse_ibqueryerrors(
+      "Errors for \"a b\"\n   GUID 0x1 port 1: [PortXmitWait == 5] [Odd]\n"
+      "   GUID 0x1 po");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->nodes[0].ports[0].notes.size(), 1u);
   EXPECT_EQ(r->unparsed.size(), 1u);

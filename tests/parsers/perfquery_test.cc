@@ -1,9 +1,10 @@
 // perfquery: reference ib/perfquery_x_edr_switch_lid1719_2ports_fixture.txt (-x -l, 2 ports,
 // CapMask2 0x2 with error counters) and the ibsim outputs of tests/fixtures/ib (-x without
 // error counters, plain with saturated 32-bit counters, -E).
+#include "parsers/perfquery.h"
+
 #include <gtest/gtest.h>
 
-#include "parsers/perfquery.h"
 #include "tests/parsers/parser_test_util.h"
 
 namespace netdoctor::parsers {

@@ -1,7 +1,8 @@
 // sminfo: the ibsim output of tests/fixtures/ib.
+#include "parsers/sminfo.h"
+
 #include <gtest/gtest.h>
 
-#include "parsers/sminfo.h"
 #include "tests/parsers/parser_test_util.h"
 
 namespace netdoctor::parsers {
@@ -24,8 +25,9 @@ TEST(SminfoTest, IbsimMaster) {
 TEST(SminfoTest, ErrorsRejectedOtherLinesKept) {
   EXPECT_FALSE(parse_sminfo("sminfo: iberror: failed: query\n").ok());
   EXPECT_FALSE(parse_sminfo("CA 'mlx5_0'\n\t\tSM lid: 1\n").ok());
-  auto r = parse_sminfo("$ sminfo\nibwarn: x\nsminfo: sm lid 7 sm guid 0x0002c903000a1b2c, "
-                        "activity count 12 priority 14 state 2 SMINFO_STANDBY\n");
+  auto r = parse_sminfo(
+      "$ sminfo\nibwarn: x\nsminfo: sm lid 7 sm guid 0x0002c903000a1b2c, "
+      "activity count 12 priority 14 state 2 SMINFO_STANDBY\n");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->sm_lid, 7u);
   EXPECT_EQ(r->sm_guid, 0x0002c903000a1b2cu);
