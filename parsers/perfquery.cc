@@ -54,8 +54,8 @@ std::optional<PerfCounter> read_counter(std::string_view line, bool extended) {
     return std::nullopt;
   }
   std::string_view name = line.substr(0, colon);
-  for (char c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') {
+  for (char c : name) {  // per-VL forms (-X, --rcvsl) index names: "PortVLXmitWait[0]"
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '[' && c != ']') {
       return std::nullopt;
     }
   }

@@ -79,6 +79,9 @@ TEST(PerfqueryTest, FragmentWithoutHeaderForeignAndErrors) {
   EXPECT_FALSE(parse_perfquery("ibwarn: [1] mad_rpc: _do_madrpc failed; dport (Lid 1)\n").ok());
   EXPECT_FALSE(parse_perfquery("CA 'mlx5_0'\n\tCA type: MT4123\n").ok());
   EXPECT_FALSE(parse_perfquery(std::string("\0\1", 2)).ok());
+  auto vl = parse_perfquery("# PortVLXmitWaitCounters: Lid 1 port 1\nPortVLXmitWait[0]:.......5\n");
+  ASSERT_TRUE(vl.ok()) << vl.error().message;
+  EXPECT_EQ(vl->ports[0].find("PortVLXmitWait[0]")->value, 5u);
 }
 
 }  // namespace
