@@ -55,6 +55,12 @@ PARSER_SEEDS = {
     "dmesg": ["repo/tests/parsers/data/dmesg_*"],
     "nccl-log": ["reference/nccl/nccl_info_*", "repo/tests/parsers/data/nccl_log_*"],
     "sonic-pfcwd-stats": ["reference/switch/*pfcwd*", "repo/tests/parsers/data/sonic_pfcwd_*"],
+    "ibnetdiscover": ["reference/ib/ibnetdiscover*", "repo/tests/fixtures/ib/ibsim_ibnetdiscover*"],
+    "iblinkinfo": ["reference/ib/iblinkinfo*", "repo/tests/fixtures/ib/ibsim_iblinkinfo*"],
+    "perfquery": ["reference/ib/perfquery*", "repo/tests/fixtures/ib/ibsim_perfquery*"],
+    "ibqueryerrors": ["reference/ib/ibqueryerrors*", "repo/tests/fixtures/ib/ibsim_ibqueryerrors*"],
+    "sminfo": ["repo/tests/fixtures/ib/ibsim_sminfo*"],
+    "ibnodes": ["reference/ib/ibswitches*", "repo/tests/fixtures/ib/ibsim_ib[hns][ow]*"],
 }
 
 

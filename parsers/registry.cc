@@ -11,6 +11,10 @@
 #include "parsers/ethtool_link.h"
 #include "parsers/ethtool_stats.h"
 #include "parsers/ibdev2netdev.h"
+#include "parsers/iblinkinfo.h"
+#include "parsers/ibnetdiscover.h"
+#include "parsers/ibnodes.h"
+#include "parsers/ibqueryerrors.h"
 #include "parsers/ibv_devinfo.h"
 #include "parsers/ip_address.h"
 #include "parsers/lldpcli_json.h"
@@ -20,6 +24,7 @@
 #include "parsers/nccl_log.h"
 #include "parsers/nccl_tests.h"
 #include "parsers/ntpq.h"
+#include "parsers/perfquery.h"
 #include "parsers/perftest.h"
 #include "parsers/pmc.h"
 #include "parsers/ptp4l_log.h"
@@ -27,6 +32,7 @@
 #include "parsers/rdma_resource.h"
 #include "parsers/rdma_statistic.h"
 #include "parsers/show_gids.h"
+#include "parsers/sminfo.h"
 #include "parsers/sonic_interfaces_counters.h"
 #include "parsers/sonic_interfaces_status.h"
 #include "parsers/sonic_lldp_table.h"
@@ -116,6 +122,18 @@ const std::vector<Entry>& entries() {
        convert<NcclLog, parse_nccl_log>},
       {{"sonic-pfcwd-stats", "SONiC show pfcwd stats|config: storms, ok/drop per queue, actions"},
        convert<SonicPfcwd, parse_sonic_pfcwd_stats>},
+      {{"ibnetdiscover", "ibnetdiscover [-p]: nodes, GUIDs, LIDs, links with width/speed, ports"},
+       convert<IbNetDiscover, parse_ibnetdiscover>},
+      {{"iblinkinfo", "iblinkinfo [-S <guid>|-l]: per port width, speed, state, remote end"},
+       convert<IbLinkInfo, parse_iblinkinfo>},
+      {{"perfquery", "perfquery [-x|-E|-l] <lid> <port>: PMA counters, merged -x/plain, saturated"},
+       convert<Perfquery, parse_perfquery>},
+      {{"ibqueryerrors", "ibqueryerrors: ports with error counters over threshold, summary"},
+       convert<IbQueryErrors, parse_ibqueryerrors>},
+      {{"sminfo", "sminfo: subnet manager LID, GUID, priority, state, activity count"},
+       convert<SmInfo, parse_sminfo>},
+      {{"ibnodes", "ibnodes / ibswitches / ibhosts: node type, GUID, ports, description, LID"},
+       convert<IbNodes, parse_ibnodes>},
   };
   return k_entries;
 }

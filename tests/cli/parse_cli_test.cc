@@ -72,6 +72,12 @@ TEST(ParseCliTest, EveryReferenceFormatParses) {
       {"perftest", "perftest/ib_write_bw_mlx5_cuda_bwmin_client.txt"},
       {"nccl-tests", "nccl/all_reduce_perf_a800_24rank_k8s.txt"},
       {"sonic-queue-counters", "switch/sonic_show_queue_counters_ucdrops_fragment.txt"},
+      {"ibnetdiscover", "ib/ibnetdiscover_sx6036_fdr10_qdr_8switch_144ca_2014.txt"},
+      {"ibnetdiscover", "ib/ibnetdiscover_p_hdr_spaces_in_desc_fixture.txt"},
+      {"iblinkinfo", "ib/iblinkinfo_hdr_quantum_20hosts_sharp_aggnode.txt"},
+      {"perfquery", "ib/perfquery_x_edr_switch_lid1719_2ports_fixture.txt"},
+      {"ibqueryerrors", "ib/ibqueryerrors_sx6036_saturated_xmitwait_emailquoted.txt"},
+      {"ibnodes", "ib/ibswitches_ibhosts_hdr_two_switches_31cas.txt"},
   };
   for (const auto& [kind, file] : cases) {
     auto r = run({"parse", kind, reference_file(file)});

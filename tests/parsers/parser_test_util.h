@@ -13,3 +13,12 @@ inline std::string parser_fixture(const std::string& name) {
 }
 
 }  // namespace netdoctor::testing
+
+namespace netdoctor::testing {
+
+// tests/fixtures/ib/<name>: real infiniband-diags outputs of an ibsim fabric (its README).
+inline std::string ib_fixture(const std::string& name) {
+  return read_text(source_dir() + "/tests/fixtures/ib/" + name);
+}
+
+}  // namespace netdoctor::testing
