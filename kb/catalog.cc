@@ -175,7 +175,8 @@ Status check_advice_signals(const Cause& cause) {
   if (by_signal == cause.by_tool.end()) {
     return {};
   }
-  for (const auto& [signal, advice] : by_signal->second) {
+  for (const auto& entry : by_signal->second) {
+    const std::string& signal = entry.first;
     const bool supports =
         std::any_of(cause.supports.begin(), cause.supports.end(),
                     [&signal](const SignalWeight& weight) { return weight.signal == signal; });
