@@ -301,6 +301,34 @@ TEST(SimGidMismatch, EveryWayAGidGoesWrongIsDiagnosed) {
             (std::set<std::string>{"gid-index-differs", "no-rocev2-gid", "rocev1-only"}));
 }
 
+// nccl-transport's next change is the one lever its deciding finding names: the net plugin and
+// devices for sockets, nvidia_peermem for GPUDirect RDMA, NCCL_IB_HCA for idle HCAs.
+TEST(SimNcclWays, NextChangeIsTheLeverTheFindingNames) {
+  const std::map<std::string, std::string> lever = {{"nccl-socket-transport", "NCCL_IB_DISABLE"},
+                                                    {"nccl-gdr-off", "modprobe nvidia_peermem"},
+                                                    {"nccl-too-few-hcas", "set NCCL_IB_HCA"}};
+  std::set<std::string> seen;
+  for (int seed = 70; seed < 84 && seen.size() < lever.size(); ++seed) {
+    const std::string flags =
+        "--hosts 6 --nics 4 --hosts-per-leaf 3 --vendors mlx5,bnxt "
+        "--fault nccl-transport --seed " +
+        std::to_string(seed);
+    const SimBundle bundle = simulate("nccl-lever", flags);
+    auto diagnosis = diagnose_sim(bundle);
+    ASSERT_TRUE(diagnosis.ok()) << flags;
+    const RankedCause* nccl = find_cause(*diagnosis, "nccl-transport");
+    ASSERT_NE(nccl, nullptr) << flags << "\n" << render_text(*diagnosis);
+    ASSERT_FALSE(nccl->evidence.empty());
+    ASSERT_TRUE(nccl->next_change.has_value());
+    const std::string& decided = nccl->evidence.front().signal;
+    ASSERT_EQ(lever.count(decided), 1U) << flags << ": " << decided;
+    EXPECT_NE(nccl->next_change->action.find(lever.at(decided)), std::string::npos)
+        << flags << ": " << nccl->next_change->action;
+    seen.insert(decided);
+  }
+  EXPECT_EQ(seen.size(), lever.size());
+}
+
 TEST(SimHealthyFabric, TwoSamplesIsHealthy) {
   const std::string flags = "--hosts 10 --nics 4 --fault healthy --seed 3 --samples 2";
   const SimBundle bundle = simulate("healthy2", flags);
