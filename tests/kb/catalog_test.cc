@@ -134,7 +134,8 @@ TEST(Catalog, AdviceForASignalThatDoesNotSupportTheCauseIsRejected) {
       << catalog.error().message;
   EXPECT_NE(catalog.error().context.find("gid-mismatch.toml"), std::string::npos);
   // The embedded advice per signal names supporting signals only.
-  const Cause* gid = embedded_catalog().find("gid-mismatch");
+  const Catalog embedded = embedded_catalog();
+  const Cause* gid = embedded.find("gid-mismatch");
   ASSERT_NE(gid, nullptr);
   EXPECT_EQ(gid->by_tool.at("signal").count("no-rocev2-gid"), 1U);
 }
