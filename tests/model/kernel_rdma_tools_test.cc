@@ -14,6 +14,7 @@
 #include "parsers/dmesg.h"
 #include "tests/model/load_mem_bundle.h"
 #include "tests/model/mem_bundle.h"
+#include "tests/parsers/parser_test_util.h"
 #include "tests/support/test_paths.h"
 
 namespace netdoctor::model {
@@ -21,10 +22,7 @@ namespace {
 
 using testing::MemBundle;
 
-std::string parser_data(const std::string& name) {
-  return netdoctor::testing::read_text(netdoctor::testing::source_dir() + "/tests/parsers/data/" +
-                                       name);
-}
+using testing::parser_fixture;
 
 std::string reference(const std::string& name) {
   return netdoctor::testing::read_text(netdoctor::testing::source_dir() +
@@ -49,7 +47,7 @@ Nic nic_at(const std::string& netdev, const std::string& bus) {
 using testing::load_mem_bundle;
 
 TEST(KernelEvents, AMlx5LinkDownWithoutAnUpIsAFlapAtItsBootTime) {
-  const auto log = kernel_log(parser_data("dmesg_tail_ixgbe_up_mlx5_down_lkml.txt"));
+  const auto log = kernel_log(parser_fixture("dmesg_tail_ixgbe_up_mlx5_down_lkml.txt"));
   const KernelEvents ev = kernel_events(log, nic_at("enp1s0f0np0", "0000:01:00.0"));
   EXPECT_EQ(ev.link_downs, 1u);
   EXPECT_EQ(ev.link_ups, 0u);
@@ -91,7 +89,8 @@ TEST(KernelEvents, BnxtLinkDownWordingCounts) {
 }
 
 TEST(KernelEvents, Mlx5CommandTimeoutsAreDriverErrorsOfTheNicAtThatAddress) {
-  const auto log = kernel_log(parser_data("dmesg_mlx5_cmd_exec_timeout_email_wrapped_netdev.txt"));
+  const auto log =
+      kernel_log(parser_fixture("dmesg_mlx5_cmd_exec_timeout_email_wrapped_netdev.txt"));
   const KernelEvents ev = kernel_events(log, nic_at("ens3f0np0", "0000:56:00.0"));
   EXPECT_EQ(ev.driver_errors, 3u);
   EXPECT_EQ(ev.flaps, 0u);
@@ -104,14 +103,14 @@ TEST(KernelEvents, Mlx5CommandTimeoutsAreDriverErrorsOfTheNicAtThatAddress) {
 
 TEST(KernelEvents, BnxtTxTimeoutsJoinByNetdevAndAddress) {
   const auto log =
-      kernel_log(parser_data("dmesg_kernlog_bnxt_en_tx_timeout_email_wrapped_netdev.txt"));
+      kernel_log(parser_fixture("dmesg_kernlog_bnxt_en_tx_timeout_email_wrapped_netdev.txt"));
   const KernelEvents ev = kernel_events(log, nic_at("eth0", "0000:45:00.0"));
   EXPECT_GE(ev.driver_errors, 2u);
   EXPECT_NE(ev.first_error.find("TX timeout"), std::string::npos) << ev.first_error;
 }
 
 TEST(KernelEvents, AerReportsCountOncePerReportOnTheNicsAddress) {
-  const auto log = kernel_log(parser_data("dmesg_aer_badtlp_injected_quoted_linux_pci.txt"));
+  const auto log = kernel_log(parser_fixture("dmesg_aer_badtlp_injected_quoted_linux_pci.txt"));
   const KernelEvents ev = kernel_events(log, nic_at("", "0000:e9:00.0"));
   EXPECT_EQ(ev.aer_corrected, 1u);
   EXPECT_EQ(ev.aer_uncorrected, 0u);

@@ -10,6 +10,7 @@
 #include "model/source_names.h"
 #include "tests/model/load_mem_bundle.h"
 #include "tests/model/mem_bundle.h"
+#include "tests/parsers/parser_test_util.h"
 #include "tests/support/test_paths.h"
 
 namespace netdoctor::model {
@@ -17,10 +18,7 @@ namespace {
 
 using testing::MemBundle;
 
-std::string parser_data(const std::string& name) {
-  return netdoctor::testing::read_text(netdoctor::testing::source_dir() + "/tests/parsers/data/" +
-                                       name);
-}
+using testing::parser_fixture;
 
 // One mlx5 NIC at `bus` on node01.
 MemBundle one_nic(const std::string& bus) {
@@ -51,7 +49,7 @@ using testing::load_mem_bundle;
 TEST(PcieLinks, LspciAtTheBusAddressWhereSysfsWasNotCaptured) {
   MemBundle b = one_nic("0000:5e:00.0");
   b.command("node01", "0", {"lspci", "-vvv"},
-            parser_data("lspci_vvvs_cx5ex_gen4_at_8gts_fdio_csit.txt"));
+            parser_fixture("lspci_vvvs_cx5ex_gen4_at_8gts_fdio_csit.txt"));
   const Fabric fabric = load_mem_bundle(b);
   const Nic& nic = fabric.hosts.at(0).nics.at(0);
   EXPECT_EQ(nic.pcie.source, source::k_lspci);
@@ -70,7 +68,8 @@ TEST(PcieLinks, LspciAtTheBusAddressWhereSysfsWasNotCaptured) {
 TEST(PcieLinks, SysfsFirstAndTheKernelNamesAnUpstreamBottleneck) {
   MemBundle b = one_nic("0000:01:00.0");
   sysfs_link(b, "16", "16", "16.0 GT/s PCIe", "16.0 GT/s PCIe");
-  b.command("node01", "0", {"dmesg"}, parser_data("dmesg_mlx5_cx6_ocp3_pcie_limited_x16_slot.txt"));
+  b.command("node01", "0", {"dmesg"},
+            parser_fixture("dmesg_mlx5_cx6_ocp3_pcie_limited_x16_slot.txt"));
   const Fabric fabric = load_mem_bundle(b);
   const Nic& nic = fabric.hosts.at(0).nics.at(0);
   EXPECT_EQ(nic.pcie.source, source::k_sysfs_pcie);
