@@ -14,24 +14,12 @@
 
 #include "base/result.h"
 #include "model/entity_names.h"
+#include "model/ib_fabric.h"
 #include "model/metric.h"
 #include "model/port_state.h"
+#include "model/source_state.h"
 
 namespace netdoctor::model {
-
-// What became of one data source (a file or command output) for one entity. "Absent" (not
-// captured / feature missing), "Unreadable" and "Malformed" are never folded into "zero".
-enum class Availability { Observed, Absent, Unreadable, Malformed };
-const char* to_string(Availability availability);
-
-struct SourceState {
-  Availability availability = Availability::Absent;
-  std::string detail;  // the file and the reason, when not Observed
-};
-
-// Sources are named by what they are ("ethtool -S", "sysfs net", "show lldp table"): the names
-// of model/source_names.h.
-using SourceMap = std::map<std::string, SourceState>;
 
 // A NIC's QoS configuration as its config tool reports it: NVIDIA's mlnx_qos or iproute2's
 // dcb (any driver with dcbnl). Empty `tool` when neither was captured.
@@ -276,6 +264,7 @@ struct Fabric {
   std::vector<Switch> switches;  // sorted by name
   std::vector<PerftestResult> perftests;
   std::vector<NcclJob> nccl_jobs;  // sorted by name
+  IbFabric ib;                     // the InfiniBand subnet's fabric views (model/ib_fabric.h)
   std::vector<Problem> problems;
 
   const Host* find_host(const std::string& host_name) const;
