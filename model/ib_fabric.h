@@ -74,16 +74,17 @@ struct IbNode {
   std::string description;  // NodeDescription as printed, spaces kept
   // The name the diagnosis uses (spec/bundle.md, InfiniBand entity names): a switch's
   // description without "MF0;" and ":<model>/<unit>" ("leaf-03"), or "0x<guid>" when empty or
-  // not unique; an HCA's host and RDMA device from "<host> <dev>" (empty when not of that form).
+  // not unique; an HCA's "<host>/<dev>" from a "<host> <dev>" description, else "0x<guid>".
   std::string name;
+  // An HCA's host and RDMA device from "<host> <dev>" (empty when not of that form).
   std::string host;
   std::string device;
-  std::optional<std::uint32_t> lid;   // switches: port 0's LID
+  std::optional<std::uint32_t> lid;  // switches: port 0's LID
   std::optional<std::uint32_t> port_count;
-  std::string vendor_id;  // "0x2c9" as printed
-  std::string device_id;  // "0xd2f0"
-  std::string model;      // "MQM8700" from the description suffix or ibdiagnet; "" unknown
-  std::string firmware;   // switches: ibdiagnet; HCAs: the host's fw_ver when joined
+  std::string vendor_id;      // "0x2c9" as printed
+  std::string device_id;      // "0xd2f0"
+  std::string model;          // "MQM8700" from the description suffix or ibdiagnet; "" unknown
+  std::string firmware;       // switches: ibdiagnet; HCAs: the host's fw_ver when joined
   std::vector<IbPort> ports;  // by number
   SourceMap sources;          // what each view gave for this node (model/source_names.h)
 
@@ -108,8 +109,8 @@ struct IbSubnetManager {
 struct IbFabricSample {
   std::string name;  // the sample directory
   double captured_at = 0.0;
-  std::vector<IbSubnetManager> managers;  // every SM this sample's views name
-  bool sm_answered = false;               // sminfo (or ibdiagnet) reached an SM
+  std::vector<IbSubnetManager> managers;      // every SM this sample's views name
+  bool sm_answered = false;                   // sminfo (or ibdiagnet) reached an SM
   std::vector<std::string> diagnet_errors;    // ibdiagnet2.log "-E-" lines, as printed
   std::vector<std::string> diagnet_warnings;  // "-W-" lines
 };
