@@ -66,6 +66,15 @@ inline const std::string k_perftest_baseline = "perftest-baseline";
 // against each host they name.
 inline const std::string k_nccl = "nccl";
 
+// InfiniBand fabric views (spec/bundle.md 1.1, `fabric/<sample>/`), recorded in IbFabric::sources
+// and each IbNode's: the subnet as one host sees it through infiniband-diags and ibdiagnet.
+inline const std::string k_ibnetdiscover = "ibnetdiscover";  // nodes, GUIDs, LIDs, cabling
+inline const std::string k_iblinkinfo = "iblinkinfo";        // port state, width, speed, peer
+inline const std::string k_perfquery = "perfquery";          // PMA counters per port
+inline const std::string k_ibqueryerrors = "ibqueryerrors";  // ports over error thresholds
+inline const std::string k_sminfo = "sminfo";                // the master subnet manager
+inline const std::string k_ibdiagnet = "ibdiagnet";          // ibdiagnet2.{db_csv,pm,net_dump,log}
+
 // Every source above, each once, in the order above.
 const std::vector<std::string>& known_sources();
 

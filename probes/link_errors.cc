@@ -269,7 +269,7 @@ class LinkErrorsProbe final : public FleetProbe<Survey> {
              .thresholds = {"ber_limit", "min_error_count", "min_error_rate", "history_weight",
                             "flap_half_strength", "kernel_min_flaps", "kernel_flap_half_strength",
                             "driver_min_errors", "driver_error_strength", "clean_strength",
-                            "clean_history_strength"}}) {}
+                            "clean_history_strength", "ib_subnet_strength"}}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {
@@ -334,6 +334,12 @@ class LinkErrorsProbe final : public FleetProbe<Survey> {
         human(fleet.port_stats.median));
     healthy.strength =
         judgement.limit(errors.rate_mode ? "clean_strength" : "clean_history_strength");
+    if (has_ib_switches(judgement.fabric())) {
+      // Only the HCAs' ends of an InfiniBand subnet were seen: its switch ports and
+      // switch-to-switch cables are ib-link-errors' to clear.
+      healthy.strength = std::min(healthy.strength, judgement.limit("ib_subnet_strength"));
+      healthy.summary += "; the InfiniBand subnet's switch ports not seen here";
+    }
     return healthy;
   }
 };

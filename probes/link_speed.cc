@@ -12,6 +12,7 @@
 // is down carries nothing at all (link-down).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "probes/fleet_probe.h"
@@ -138,16 +139,17 @@ void judge_port(const Survey& fleet, const model::Switch& sw, const model::Switc
 class LinkSpeedProbe final : public FleetProbe<Survey> {
  public:
   LinkSpeedProbe()
-      : FleetProbe({.id = "link-speed",
-                    .description = "Links trained below rated speed/width or peers, or down",
-                    .cost = CostClass::Config,
-                    .reads = {source::k_ethtool_link, source::k_sysfs_net, source::k_ibv_devinfo,
-                              source::k_show_interfaces_status, source::k_sysfs_port,
-                              source::k_show_lldp_table},
-                    .findings = {"link-degraded", "link-down"},
-                    .clearing = "link-speed-ok",
-                    .thresholds = {"min_speed_share", "shortfall_half_strength",
-                                   "nic_down_strength", "port_down_strength", "ok_strength"}}) {}
+      : FleetProbe(
+            {.id = "link-speed",
+             .description = "Links trained below rated speed/width or peers, or down",
+             .cost = CostClass::Config,
+             .reads = {source::k_ethtool_link, source::k_sysfs_net, source::k_ibv_devinfo,
+                       source::k_show_interfaces_status, source::k_sysfs_port,
+                       source::k_show_lldp_table},
+             .findings = {"link-degraded", "link-down"},
+             .clearing = "link-speed-ok",
+             .thresholds = {"min_speed_share", "shortfall_half_strength", "nic_down_strength",
+                            "port_down_strength", "ok_strength", "ib_subnet_strength"}}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {
@@ -200,6 +202,12 @@ class LinkSpeedProbe final : public FleetProbe<Survey> {
     healthy.summary = fmt::format("{} NICs and {} switch ports at their rated/peer speed",
                                   fleet.nic_with, fleet.port_with);
     healthy.strength = judgement.limit("ok_strength");
+    if (has_ib_switches(judgement.fabric())) {
+      // Only the HCAs' ends of an InfiniBand subnet were seen: its switch-to-switch links are
+      // ib-link-state's to clear.
+      healthy.strength = std::min(healthy.strength, judgement.limit("ib_subnet_strength"));
+      healthy.summary += "; the InfiniBand subnet's switch ports not seen here";
+    }
     return healthy;
   }
 };

@@ -234,4 +234,9 @@ Finding make_finding(std::string signal, std::vector<std::string> entities, doub
   return finding;
 }
 
+bool has_ib_switches(const model::Fabric& fabric) {
+  return std::any_of(fabric.ib.nodes.begin(), fabric.ib.nodes.end(),
+                     [](const model::IbNode& n) { return n.kind != model::IbNodeKind::Ca; });
+}
+
 }  // namespace netdoctor::probes

@@ -89,6 +89,9 @@ const model::SwitchPort* cabled_port(const model::Fabric& fabric, const model::N
 const model::Nic* nic_behind(const model::Fabric& fabric, const model::Switch& sw,
                              const model::SwitchPort& port);
 bool is_switch_name(const model::Fabric& fabric, const std::string& name);
+// The capture holds an InfiniBand subnet view with switches (fabric.ib): links a host-side
+// probe cannot see.
+bool has_ib_switches(const model::Fabric& fabric);
 
 // Readable numbers: 41234 -> "41.2k", 6400 -> "6400", 0.00123 -> "0.00123", 2e9 -> "2G".
 std::string human(double value);

@@ -9,12 +9,16 @@ std::unique_ptr<Probe> make_ecn_cnp_probe();
 std::unique_ptr<Probe> make_retransmits_probe();
 std::unique_ptr<Probe> make_link_errors_probe();
 std::unique_ptr<Probe> make_link_margin_probe();
+std::unique_ptr<Probe> make_ib_link_errors_probe();
 std::unique_ptr<Probe> make_link_speed_probe();
+std::unique_ptr<Probe> make_ib_link_state_probe();
 std::unique_ptr<Probe> make_pcie_probe();
 std::unique_ptr<Probe> make_utilization_ecmp_probe();
 std::unique_ptr<Probe> make_oversubscription_probe();
 std::unique_ptr<Probe> make_mtu_probe();
 std::unique_ptr<Probe> make_firmware_probe();
+std::unique_ptr<Probe> make_subnet_manager_probe();
+std::unique_ptr<Probe> make_ib_config_probe();
 std::unique_ptr<Probe> make_qos_config_probe();
 std::unique_ptr<Probe> make_traffic_isolation_probe();
 std::unique_ptr<Probe> make_clock_probe();
@@ -35,12 +39,16 @@ void register_builtin_probes(ProbeRegistry& registry) {
            make_retransmits_probe,
            make_link_errors_probe,
            make_link_margin_probe,
+           make_ib_link_errors_probe,
            make_link_speed_probe,
+           make_ib_link_state_probe,
            make_pcie_probe,
            make_utilization_ecmp_probe,
            make_oversubscription_probe,
            make_mtu_probe,
            make_firmware_probe,
+           make_subnet_manager_probe,
+           make_ib_config_probe,
            make_qos_config_probe,
            make_traffic_isolation_probe,
            make_clock_probe,

@@ -7,6 +7,7 @@
 #include "engine/pipeline.h"
 #include "probes/probe.h"
 #include "tests/probes/fabric_builder.h"
+#include "tests/probes/ib_fabric_builder.h"
 #include "tests/probes/probe_runner.h"
 
 namespace netdoctor::testing {
@@ -43,6 +44,11 @@ class EveryProbe : public ::testing::TestWithParam<std::string> {};
 TEST_P(EveryProbe, HealthyFleetGivesOnlyClearingSignals) {
   model::Fabric fabric = healthy_fleet();
   probes::ProbeResult result = run_probe(GetParam(), fabric);
+  if (result.status == probes::ProbeStatus::Skipped) {
+    // The InfiniBand subnet's probes have no data on the RoCE fleet: their healthy fleet is
+    // the fat tree.
+    result = run_probe(GetParam(), ib_fat_tree());
+  }
   EXPECT_EQ(result.status, probes::ProbeStatus::Ran) << result.reason;
   ASSERT_FALSE(result.findings.empty());
   for (const auto& finding : result.findings) {
@@ -61,6 +67,22 @@ TEST_P(EveryProbe, LargerFleetWithTwoSamplesStaysQuiet) {
   for (const auto& finding : result.findings) {
     EXPECT_TRUE(k_clearing.count(finding.signal))
         << GetParam() << " raised " << finding.signal << ": " << finding.summary;
+  }
+}
+
+// A healthy InfiniBand fat tree (hosts' HCAs and the subnet's view): no probe, RoCE or
+// InfiniBand, finds anything wrong with it.
+TEST_P(EveryProbe, HealthyInfinibandFatTreeGivesOnlyClearingSignals) {
+  for (const char* speed : {"HDR", "NDR"}) {
+    IbSpec spec;
+    spec.speed = speed;
+    probes::ProbeResult result = run_probe(GetParam(), ib_fat_tree(spec));
+    EXPECT_NE(result.status, probes::ProbeStatus::Failed) << result.reason;
+    for (const auto& finding : result.findings) {
+      EXPECT_TRUE(k_clearing.count(finding.signal))
+          << GetParam() << " raised " << finding.signal << " on the " << speed
+          << " fat tree: " << finding.summary;
+    }
   }
 }
 
