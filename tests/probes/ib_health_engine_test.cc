@@ -47,6 +47,12 @@ TEST(IbHealthEngine, ErrorsOnOneCableAreLinkErrorsNamingThatPortFirst) {
     ASSERT_FALSE(top.entities.empty());
     EXPECT_EQ(top.entities.front(), "port:spine-01/3") << described(diagnosis);
     EXPECT_EQ(diagnosis.verdict, engine::Verdict::RootCauseFound) << described(diagnosis);
+    // The advice is the subnet's own (perfquery), not a RoCE host's ethtool.
+    ASSERT_TRUE(top.next_change.has_value());
+    EXPECT_NE(top.next_change->verify.find("perfquery"), std::string::npos)
+        << top.next_change->verify;
+    EXPECT_NE(top.next_change->action.find("spine-01/3"), std::string::npos)
+        << top.next_change->action;
   }
 }
 
@@ -63,6 +69,9 @@ TEST(IbHealthEngine, ALinkAt1xIsLinkDegraded) {
     EXPECT_EQ(diagnosis.causes.front().id, "link-degraded")
         << symptom << ": " << described(diagnosis);
     EXPECT_EQ(diagnosis.verdict, engine::Verdict::RootCauseFound) << described(diagnosis);
+    ASSERT_TRUE(diagnosis.causes.front().next_change.has_value());
+    EXPECT_NE(diagnosis.causes.front().next_change->verify.find("ib-link-state"),
+              std::string::npos);
   }
 }
 
