@@ -1,5 +1,6 @@
-// `netdoctor explain CAUSE [--format text|md]` and `netdoctor explain --list`: a root cause
-// from the kb for a person. Unknown cause: exit 2 with the valid ids and the nearest ones.
+// `netdoctor explain CAUSE [--format text|md] [--fabric ib|roce]` and `netdoctor explain --list`: a
+// root cause from the kb for a person. Unknown cause: exit 2 with the valid ids and the nearest
+// ones.
 #include <memory>
 #include <string>
 
@@ -14,6 +15,7 @@ struct ExplainArgs {
   std::string cause;
   bool list = false;
   std::string format = "text";
+  std::string fabric;  // "ib", "roce", or "" (either)
   int roce_priority = 3;
 };
 
@@ -36,7 +38,7 @@ void run_explain(const ExplainArgs& args, Context& context) {
     context.exit_code = ExitCode::Ok;
     return;
   }
-  auto explanation = runbook::explain_cause(**library, args.cause, args.roce_priority);
+  auto explanation = runbook::explain_cause(**library, args.cause, args.roce_priority, args.fabric);
   if (!explanation.ok()) {
     context.err << "netdoctor explain: " << explanation.error().message << "\n";
     context.exit_code = ExitCode::Usage;
@@ -57,6 +59,9 @@ void add_explain_command(CLI::App& app, Context& context) {
   sub->add_flag("--list", args->list, "list every root cause");
   sub->add_option("--format", args->format, "text (default) or md")
       ->check(CLI::IsMember({"text", "md"}));
+  sub->add_option("--fabric", args->fabric,
+                  "ib or roce: each sign's command for that kind of fabric (default: either)")
+      ->check(CLI::IsMember({"ib", "roce"}));
   sub->add_option("--roce-priority", args->roce_priority, "the lossless priority RoCE uses (0-7)")
       ->check(CLI::Range(0, 7));
   sub->callback([args, &context] { run_explain(*args, context); });

@@ -68,6 +68,11 @@ Result<Diagnosis> diagnose_opened_bundle(const Bundle& bundle, const DiagnoseOpt
   model::LoadOptions load_options;
   load_options.threads = load_threads;
   ND_TRY_ASSIGN(model::Fabric fabric, model::load_fabric(bundle, load_options));
+  return diagnose_loaded_bundle(bundle, fabric, options);
+}
+
+Result<Diagnosis> diagnose_loaded_bundle(const Bundle& bundle, const model::Fabric& fabric,
+                                         const DiagnoseOptions& options) {
   ND_TRY_ASSIGN(Diagnosis diagnosis, diagnose_fabric(fabric, options));
   // Problems met opening the bundle, unless the loader already carried them over.
   std::vector<std::string> bundle_problems;
@@ -83,6 +88,22 @@ Result<Diagnosis> diagnose_opened_bundle(const Bundle& bundle, const DiagnoseOpt
   diagnosis.data_problems.insert(diagnosis.data_problems.begin(), bundle_problems.begin(),
                                  bundle_problems.end());
   return diagnosis;
+}
+
+std::string fabric_kind(const model::Fabric& fabric) {
+  if (!fabric.ib.nodes.empty()) {
+    return "ib";
+  }
+  bool ethernet = false;
+  for (const auto& host : fabric.hosts) {
+    for (const auto& nic : host.nics) {
+      if (nic.link_layer == "InfiniBand") {
+        return "ib";
+      }
+      ethernet = ethernet || nic.link_layer == "Ethernet";
+    }
+  }
+  return ethernet || !fabric.switches.empty() ? "roce" : "";
 }
 
 }  // namespace netdoctor::engine

@@ -48,4 +48,13 @@ Result<Diagnosis> diagnose_bundles(const std::vector<std::string>& bundle_paths,
 Result<Diagnosis> diagnose_opened_bundle(const Bundle& bundle, const DiagnoseOptions& options,
                                          int load_threads = 1);
 
+// The same for a fabric already loaded from `bundle` (the bundle's own problems are added).
+Result<Diagnosis> diagnose_loaded_bundle(const Bundle& bundle, const model::Fabric& fabric,
+                                         const DiagnoseOptions& options);
+
+// The kind of fabric a capture shows, for a runbook written for it: "ib" when it holds an
+// InfiniBand subnet view or its hosts' RDMA ports are InfiniBand, "roce" when they are
+// Ethernet, "" when it cannot tell.
+std::string fabric_kind(const model::Fabric& fabric);
+
 }  // namespace netdoctor::engine

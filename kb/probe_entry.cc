@@ -117,13 +117,18 @@ Result<std::vector<Threshold>> parse_thresholds(const toml::table& root, const s
 }
 
 Result<EntryCommand> parse_command(const toml::table& entry, const std::string& file) {
-  ND_TRY(check_keys(entry, {"side", "run", "shows"}, file, "[[command]]"));
+  ND_TRY(check_keys(entry, {"side", "fabric", "run", "shows"}, file, "[[command]]"));
   EntryCommand out;
   out.line = line_of(entry);
   ND_TRY_ASSIGN(out.side, require_string(entry, "side", file));
   if (out.side != "host" && out.side != "switch") {
     return toml_error(file, entry.get("side")->source(),
                       fmt::format("unknown side '{}' (host or switch)", out.side));
+  }
+  ND_TRY_ASSIGN(out.fabric, optional_string(entry, "fabric", file));
+  if (!out.fabric.empty() && out.fabric != "ib" && out.fabric != "roce") {
+    return toml_error(file, entry.get("fabric")->source(),
+                      fmt::format("unknown fabric '{}' (ib or roce)", out.fabric));
   }
   ND_TRY_ASSIGN(out.run, require_string(entry, "run", file));
   ND_TRY_ASSIGN(out.shows, require_string(entry, "shows", file));

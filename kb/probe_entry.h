@@ -59,7 +59,10 @@ struct CauseWeight {
 };
 
 struct EntryCommand {
-  std::string side;   // "host" or "switch"
+  std::string side;  // "host" or "switch"
+  // The kind of fabric it applies to: "ib" (InfiniBand) or "roce"; "" for either. A runbook
+  // or explanation for one kind of fabric shows only the commands that fit it.
+  std::string fabric;
   std::string run;    // the command line; <placeholders> and {placeholders} filled when shown
   std::string shows;  // which counters / fields to read in its output
   int line = 0;

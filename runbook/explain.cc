@@ -12,19 +12,20 @@ namespace netdoctor::runbook {
 namespace {
 
 std::vector<Sign> signs(const Library& library, const std::vector<kb::SignalWeight>& rules,
-                        int roce_priority) {
+                        int roce_priority, const std::string& fabric) {
   std::vector<Sign> out;
   const TextFiller fill(roce_priority, &library.knowledge.entries);
   for (const auto& rule : rules) {
     Sign sign{rule.probe, rule.signal, rule.weight, rule.note, {}, {}};
-    if (const ProbeManual* manual = library.manuals.find(rule.probe)) {
+    if (const ProbeManual* found = library.manuals.find(rule.probe)) {
+      const ProbeManual manual = for_fabric(*found, fabric);
       std::size_t shown_by = 0;
-      if (const SignalReading* reading = manual->reading(rule.signal)) {
+      if (const SignalReading* reading = manual.reading(rule.signal)) {
         sign.look_for = fill(reading->look_for, rule.probe);
         shown_by = reading->command;
       }
-      if (shown_by < manual->commands.size()) {
-        sign.command = fill(manual->commands[shown_by].run, rule.probe);
+      if (shown_by < manual.commands.size()) {
+        sign.command = fill(manual.commands[shown_by].run, rule.probe);
       }
     }
     out.push_back(std::move(sign));
@@ -75,7 +76,11 @@ std::string show_template(const std::string& text, int roce_priority) {
 }
 
 Result<CauseExplanation> explain_cause(const Library& library, const std::string& id,
-                                       int roce_priority) {
+                                       int roce_priority, const std::string& fabric) {
+  if (!is_fabric_kind(fabric)) {
+    return make_error(ErrorCode::InvalidArgument,
+                      fmt::format("unknown fabric '{}' (ib or roce)", fabric));
+  }
   const kb::Cause* cause = library.knowledge.catalog.find(id);
   if (cause == nullptr) {
     std::vector<std::string> valid;
@@ -95,8 +100,8 @@ Result<CauseExplanation> explain_cause(const Library& library, const std::string
   out.category = cause->category;
   out.severity = cause->severity;
   out.mechanism = cause->mechanism;
-  out.supports = signs(library, cause->supports, roce_priority);
-  out.against = signs(library, cause->against, roce_priority);
+  out.supports = signs(library, cause->supports, roce_priority, fabric);
+  out.against = signs(library, cause->against, roce_priority, fabric);
   for (const auto& step : cause->remediation) {
     out.remediation.push_back(show_template(step, roce_priority));
   }

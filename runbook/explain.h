@@ -39,8 +39,9 @@ struct CauseExplanation {
 };
 
 // Error (InvalidArgument) naming the valid ids and the nearest ones for an unknown cause.
+// `fabric` ("ib" or "roce"; "" for either) picks each sign's command for that kind of fabric.
 Result<CauseExplanation> explain_cause(const Library& library, const std::string& id,
-                                       int roce_priority = 3);
+                                       int roce_priority = 3, const std::string& fabric = {});
 
 // The ids closest to `id` by edit distance (and those containing it), best first.
 std::vector<std::string> suggest_causes(const Library& library, const std::string& id);

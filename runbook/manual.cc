@@ -37,6 +37,7 @@ Result<ManualCommand> command_of(const kb::EntryCommand& entry, const std::strin
   ManualCommand out;
   out.line = entry.line;
   out.side = entry.side == "switch" ? Side::Switch : Side::Host;
+  out.fabric = entry.fabric;
   out.run = entry.run;
   out.shows = entry.shows;
   ND_TRY(check_placeholders(out.run, file, out.line));
@@ -141,6 +142,40 @@ ProbeManual filled(const ProbeManual& manual, const TextFiller& fill) {
   }
   for (auto& reading : out.readings) {
     reading.look_for = fill(reading.look_for, manual.probe);
+  }
+  return out;
+}
+
+bool is_fabric_kind(std::string_view fabric) {
+  return fabric.empty() || fabric == "ib" || fabric == "roce";
+}
+
+ProbeManual for_fabric(const ProbeManual& manual, std::string_view fabric) {
+  const auto fits = [fabric](const ManualCommand& command) {
+    return command.fabric.empty() || command.fabric == fabric;
+  };
+  if (fabric.empty() || std::none_of(manual.commands.begin(), manual.commands.end(), fits)) {
+    return manual;
+  }
+  ProbeManual out = manual;
+  out.commands.clear();
+  std::vector<std::size_t> kept_at(manual.commands.size(), manual.commands.size());
+  std::size_t counterpart = manual.commands.size();  // the first command marked for `fabric`
+  for (std::size_t i = 0; i < manual.commands.size(); ++i) {
+    if (!fits(manual.commands[i])) {
+      continue;
+    }
+    kept_at[i] = out.commands.size();
+    if (counterpart == manual.commands.size() && manual.commands[i].fabric == fabric) {
+      counterpart = out.commands.size();
+    }
+    out.commands.push_back(manual.commands[i]);
+  }
+  for (auto& reading : out.readings) {
+    const std::size_t was = reading.command;
+    reading.command = was < kept_at.size() && kept_at[was] < out.commands.size()
+                          ? kept_at[was]
+                          : std::min(counterpart, out.commands.size());
   }
   return out;
 }

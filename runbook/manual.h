@@ -22,6 +22,7 @@ struct ManualCommand {
   std::string run;    // the command line; <placeholders> and {prio} are filled when shown
   std::string shows;  // which counters / fields to read in its output
   int line = 0;
+  std::string fabric = {};  // "ib", "roce", or "" for either (kb::EntryCommand::fabric)
 };
 
 // What a person looks for to see a signal, and which command shows it: the kb entry's own
@@ -64,6 +65,15 @@ class TextFiller {
 Result<ProbeManual> manual_of(const kb::ProbeEntry& entry);
 // Every probe's text filled: the manual as a person reads it.
 ProbeManual filled(const ProbeManual& manual, const TextFiller& fill);
+
+// The kinds of fabric a runbook can be written for: "" (either: every command), "ib", "roce".
+bool is_fabric_kind(std::string_view fabric);
+
+// The manual for one kind of fabric: the commands marked for the other kind are left out, and
+// a signal shown by one of them is shown by the first command kept for this kind instead
+// (its counterpart: perfquery for ethtool -S), or by none. A manual whose every command is for
+// the other kind (a probe of that fabric only) is kept whole. `fabric` "" keeps everything.
+ProbeManual for_fabric(const ProbeManual& manual, std::string_view fabric);
 
 class ManualSet {
  public:

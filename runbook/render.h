@@ -19,5 +19,7 @@ std::string render_markdown(const AnnotatedRunbook& annotated);
 // Shared helpers.
 std::string format_figure(std::optional<double> value, std::string_view unit);
 std::string stop_rule_text(const kb::StopRule& stop);
+// " (InfiniBand)" / " (RoCE)" for a command marked for one kind of fabric, "" otherwise.
+std::string fabric_note(std::string_view fabric);
 
 }  // namespace netdoctor::runbook

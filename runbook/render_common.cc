@@ -23,4 +23,11 @@ std::string stop_rule_text(const kb::StopRule& stop) {
       stop.min_score, stop.min_margin);
 }
 
+std::string fabric_note(std::string_view fabric) {
+  if (fabric == "ib") {
+    return " (InfiniBand)";
+  }
+  return fabric == "roce" ? " (RoCE)" : "";
+}
+
 }  // namespace netdoctor::runbook

@@ -119,9 +119,10 @@ void step_markdown(std::string& out, const Runbook& book, const RunbookStep& ste
   }
   out += "\n### Run by hand\n";
   for (const auto& command : step.manual.commands) {
-    out += fmt::format("\n*{}:* {}\n\n```sh\n{}\n```\n",
-                       command.side == Side::Switch ? "Switch (SONiC)" : "Host", command.shows,
-                       command.run);
+    out += fmt::format("\n*{}{}:* {}\n\n```sh\n{}\n```\n",
+                       command.side == Side::Switch ? "Switch (SONiC)" : "Host",
+                       book.fabric.empty() ? fabric_note(command.fabric) : std::string(),
+                       command.shows, command.run);
   }
   out += fmt::format("\n- **Window:** {}\n", step.manual.window);
   out += fmt::format("- **Healthy fleet:** {}\n", step.manual.healthy);
@@ -129,11 +130,13 @@ void step_markdown(std::string& out, const Runbook& book, const RunbookStep& ste
   out += "| Signal | Look for | Points to | Argues against | Next |\n";
   out += "|---|---|---|---|---|\n";
   for (const auto& meaning : step.signals) {
-    out +=
-        fmt::format("| `{}` | {} (command {} above) | {} | {} | {} |\n", meaning.signal,
-                    markdown_cell(meaning.look_for, CellControls::Verbatim), meaning.shown_by + 1,
-                    weights_cell(meaning.supports), weights_cell(meaning.against),
-                    markdown_cell(meaning.next, CellControls::Verbatim));
+    const std::string shown = meaning.shown_by < step.manual.commands.size()
+                                  ? fmt::format(" (command {} above)", meaning.shown_by + 1)
+                                  : std::string();
+    out += fmt::format("| `{}` | {}{} | {} | {} | {} |\n", meaning.signal,
+                       markdown_cell(meaning.look_for, CellControls::Verbatim), shown,
+                       weights_cell(meaning.supports), weights_cell(meaning.against),
+                       markdown_cell(meaning.next, CellControls::Verbatim));
   }
 }
 

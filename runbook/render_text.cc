@@ -99,8 +99,9 @@ void step_text(std::string& out, const Runbook& book, const RunbookStep& step,
   }
   out += "  Run by hand:\n";
   for (const auto& command : step.manual.commands) {
-    out += fmt::format("    {}{} {}\n", to_string(command.side),
-                       command.side == Side::Switch ? "#" : "$", command.run);
+    out += fmt::format("    {}{} {}{}\n", to_string(command.side),
+                       command.side == Side::Switch ? "#" : "$", command.run,
+                       book.fabric.empty() ? fabric_note(command.fabric) : std::string());
     out += fmt::format("        read: {}\n", command.shows);
   }
   out += fmt::format("  Window: {}\n", step.manual.window);

@@ -86,7 +86,11 @@ std::string next_text(const SignalMeaning& meaning, const std::vector<RunbookSte
 }  // namespace
 
 Result<Runbook> build_runbook(const Library& library, const std::string& symptom, int roce_priority,
-                              const engine::ThresholdSettings& site) {
+                              const engine::ThresholdSettings& site, const std::string& fabric) {
+  if (!is_fabric_kind(fabric)) {
+    return make_error(ErrorCode::InvalidArgument,
+                      fmt::format("unknown fabric '{}' (ib or roce)", fabric));
+  }
   const kb::Playbook* playbook = library.knowledge.playbooks.find(symptom);
   if (playbook == nullptr) {
     return make_error(ErrorCode::InvalidArgument,
@@ -102,6 +106,7 @@ Result<Runbook> build_runbook(const Library& library, const std::string& symptom
   book.candidates = playbook->candidates;
   book.stop = playbook->stop;
   book.roce_priority = roce_priority;
+  book.fabric = fabric;
 
   const TextFiller fill(roce_priority, &library.knowledge.entries,
                         engine::resolve_thresholds(library.knowledge.entries, site));
@@ -120,7 +125,7 @@ Result<Runbook> build_runbook(const Library& library, const std::string& symptom
     step.why = planned.why;
     step.from_playbook = planned.from_playbook;
     step.description = probe.description();
-    step.manual = filled(*manual, fill);
+    step.manual = filled(for_fabric(*manual, fabric), fill);
     book.steps.push_back(std::move(step));
   }
 

@@ -51,12 +51,16 @@ struct Runbook {
   std::vector<std::string> candidates;
   kb::StopRule stop;
   int roce_priority = 3;
+  std::string fabric;  // "ib", "roce", or "" (either)
   std::vector<RunbookStep> steps;
 };
 
 // The runbook of `symptom` (a spec symptom or "auto"); error for an unknown symptom.
 // Threshold placeholders in the manual texts show the kb's values with `site` applied.
+// `fabric` ("ib" or "roce"; "" for either) keeps only the commands that fit that kind of
+// fabric (for_fabric); an unknown kind is an error.
 Result<Runbook> build_runbook(const Library& library, const std::string& symptom,
-                              int roce_priority = 3, const engine::ThresholdSettings& site = {});
+                              int roce_priority = 3, const engine::ThresholdSettings& site = {},
+                              const std::string& fabric = {});
 
 }  // namespace netdoctor::runbook

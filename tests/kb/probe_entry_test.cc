@@ -141,6 +141,21 @@ TEST(ProbeEntry, UnknownKeysAndSignalsAreRejectedWithFileAndLine) {
   EXPECT_NE(undescribed.error().message.find("foo-ok"), std::string::npos);
 }
 
+TEST(ProbeEntry, ACommandMayBeForOneKindOfFabricOnly) {
+  std::string text = foo_entry();
+  const std::string side = "side = \"host\"\n";
+  text.insert(text.find(side) + side.size(), "fabric = \"ib\"\n");
+  auto entry = parse_probe_entry(text, "kb/probes/foo.toml", foo_probe());
+  ASSERT_TRUE(entry.ok()) << entry.error().describe();
+  EXPECT_EQ(entry->commands.at(0).fabric, "ib");
+
+  text.replace(text.find("fabric = \"ib\""), 13, "fabric = \"fc\"");
+  auto unknown = parse_probe_entry(text, "kb/probes/foo.toml", foo_probe());
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().message.find("unknown fabric 'fc'"), std::string::npos);
+  EXPECT_EQ(unknown.error().context, "kb/probes/foo.toml:22");
+}
+
 TEST(ProbeEntry, NonPositiveWeightIsRejected) {
   std::string text = foo_entry();
   text.replace(text.find("weight = 2.0"), 12, "weight = 0.0");

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "engine/pipeline.h"
+#include "tests/probes/fabric_builder.h"
 #include "tests/probes/ib_fabric_builder.h"
 #include "tests/probes/probe_runner.h"
 
@@ -125,6 +126,16 @@ TEST(IbHealthEngine, HealthyFatTreeHasNoCauseAndEveryIbProbeRanAndCleared) {
     }
   }
   EXPECT_EQ(ran, ours.size());
+}
+
+// What a runbook for a bundle is written for (netdoctor runbook --bundle).
+TEST(IbHealthEngine, TheKindOfFabricIsReadFromTheCapture) {
+  EXPECT_EQ(engine::fabric_kind(ib_fat_tree()), "ib");
+  model::Fabric hosts_only = ib_fat_tree();
+  hosts_only.ib = {};  // the hosts' HCAs alone say InfiniBand too
+  EXPECT_EQ(engine::fabric_kind(hosts_only), "ib");
+  EXPECT_EQ(engine::fabric_kind(healthy_fleet()), "roce");
+  EXPECT_EQ(engine::fabric_kind(model::Fabric{}), "");
 }
 
 }  // namespace

@@ -55,6 +55,23 @@ TEST(Explain, SignsCarryTheProbesByHandReading) {
   EXPECT_FALSE(explanation->symptoms.empty());
 }
 
+TEST(Explain, SignsShowTheCommandOfTheFabricAskedFor) {
+  const auto command_of = [](const CauseExplanation& explanation) {
+    for (const Sign& sign : explanation.supports) {
+      if (sign.probe == "link-errors" && sign.signal == "link-errors") {
+        return sign.command;
+      }
+    }
+    return std::string();
+  };
+  auto ib = explain_cause(library(), "link-errors", 3, "ib");
+  auto roce = explain_cause(library(), "link-errors", 3, "roce");
+  ASSERT_TRUE(ib.ok() && roce.ok());
+  EXPECT_EQ(command_of(*ib).rfind("perfquery", 0), 0u) << command_of(*ib);
+  EXPECT_EQ(command_of(*roce).rfind("ethtool -S", 0), 0u) << command_of(*roce);
+  EXPECT_FALSE(explain_cause(library(), "link-errors", 3, "fc").ok());
+}
+
 TEST(Explain, SignPointsAtTheCommandThatShowsIt) {
   auto explanation = explain_cause(library(), "lossy-roce");
   ASSERT_TRUE(explanation.ok());

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -160,6 +161,56 @@ TEST(Runbook, UnknownSymptomIsAnError) {
   auto book = build_runbook(library(), "slowness");
   ASSERT_FALSE(book.ok());
   EXPECT_NE(book.error().message.find("valid symptoms"), std::string::npos);
+}
+
+// The commands of one step, by their command line.
+std::vector<std::string> commands_of(const Runbook& book, const std::string& probe) {
+  std::vector<std::string> out;
+  for (const auto& step : book.steps) {
+    if (step.probe == probe) {
+      for (const auto& command : step.manual.commands) {
+        out.push_back(command.run);
+      }
+    }
+  }
+  return out;
+}
+
+bool any_starts(const std::vector<std::string>& commands, const std::string& prefix) {
+  return std::any_of(commands.begin(), commands.end(),
+                     [&prefix](const std::string& c) { return starts_with(c, prefix); });
+}
+
+TEST(Runbook, ARunbookForOneKindOfFabricShowsTheCommandsThatFitIt) {
+  auto ib = build_runbook(library(), "timeouts", 3, {}, "ib");
+  auto roce = build_runbook(library(), "timeouts", 3, {}, "roce");
+  auto either = build_runbook(library(), "timeouts");
+  ASSERT_TRUE(ib.ok() && roce.ok() && either.ok());
+  const auto ib_link = commands_of(*ib, "link-errors");
+  const auto roce_link = commands_of(*roce, "link-errors");
+  EXPECT_TRUE(any_starts(ib_link, "perfquery"));
+  EXPECT_FALSE(any_starts(ib_link, "ethtool -S"));
+  EXPECT_FALSE(any_starts(ib_link, "show interfaces"));
+  EXPECT_TRUE(any_starts(roce_link, "ethtool -S"));
+  EXPECT_FALSE(any_starts(roce_link, "perfquery"));
+  const auto all = commands_of(*either, "link-errors");
+  EXPECT_TRUE(any_starts(all, "perfquery") && any_starts(all, "ethtool -S"));
+  EXPECT_EQ(all.size(), ib_link.size() + roce_link.size() - 3);  // mlxlink, dmesg x2 in both
+  // A probe of one kind of fabric keeps its commands in a runbook for the other.
+  EXPECT_TRUE(any_starts(commands_of(*roce, "ib-link-errors"), "perfquery"));
+  // What shows a signal is the command of this fabric: ethtool -S's counterpart, perfquery.
+  for (const auto& step : ib->steps) {
+    for (const auto& meaning : step.signals) {
+      if (step.probe == "link-errors" && meaning.signal == "link-errors") {
+        ASSERT_LT(meaning.shown_by, step.manual.commands.size());
+        EXPECT_TRUE(starts_with(step.manual.commands[meaning.shown_by].run, "perfquery"));
+      }
+    }
+  }
+  // Unfiltered, each command says which fabric it is for.
+  EXPECT_NE(render_text(*either).find("perfquery -x <lid> <port> (InfiniBand)"), std::string::npos);
+  EXPECT_EQ(render_text(*ib).find("(InfiniBand)"), std::string::npos);
+  EXPECT_FALSE(build_runbook(library(), "timeouts", 3, {}, "fc").ok());
 }
 
 }  // namespace
