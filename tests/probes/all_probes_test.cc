@@ -70,11 +70,16 @@ TEST_P(EveryProbe, LargerFleetWithTwoSamplesStaysQuiet) {
   }
 }
 
-// A healthy InfiniBand fat tree (hosts' HCAs and the subnet's view): no probe, RoCE or
-// InfiniBand, finds anything wrong with it.
+// A healthy InfiniBand fat tree (hosts' HCAs and the subnet's view), HDR and a larger NDR one
+// over three samples: no probe, RoCE or InfiniBand, finds anything wrong with it.
 TEST_P(EveryProbe, HealthyInfinibandFatTreeGivesOnlyClearingSignals) {
+  IbSpec larger;
+  larger.leaves = 8;
+  larger.spines = 4;
+  larger.hosts_per_leaf = 8;
+  larger.samples = 3;
   for (const char* speed : {"HDR", "NDR"}) {
-    IbSpec spec;
+    IbSpec spec = std::string(speed) == "NDR" ? larger : IbSpec{};
     spec.speed = speed;
     probes::ProbeResult result = run_probe(GetParam(), ib_fat_tree(spec));
     EXPECT_NE(result.status, probes::ProbeStatus::Failed) << result.reason;

@@ -128,6 +128,27 @@ TEST(IbHealthEngine, HealthyFatTreeHasNoCauseAndEveryIbProbeRanAndCleared) {
   EXPECT_EQ(ran, ours.size());
 }
 
+// link-errors and link-speed see only the HCAs' ends of an InfiniBand subnet: their clearing
+// weighs little there (it no longer rules a damaged switch link out before ib-link-errors runs),
+// and a site can tune how little.
+TEST(IbHealthEngine, HostSideLinkProbesClearOnlyWeaklyOnAnInfinibandSubnet) {
+  for (const auto& [probe, signal] :
+       {std::pair<std::string, std::string>{"link-errors", "link-clean"},
+        {"link-speed", "link-speed-ok"}}) {
+    const auto roce = with_signal(run_probe(probe, healthy_fleet()), signal);
+    const auto ib = with_signal(run_probe(probe, ib_fat_tree()), signal);
+    ASSERT_EQ(roce.size(), 1u) << probe;
+    ASSERT_EQ(ib.size(), 1u) << probe;
+    EXPECT_GE(roce[0].strength, 0.8) << probe;
+    EXPECT_NEAR(ib[0].strength, 0.3, 1e-9) << probe;
+    EXPECT_NE(ib[0].summary.find("InfiniBand subnet's switch ports not seen"), std::string::npos);
+    const auto tuned = with_signal(
+        run_probe(probe, ib_fat_tree(), {}, {{probe + ".ib_subnet_strength", 0.1}}), signal);
+    ASSERT_EQ(tuned.size(), 1u);
+    EXPECT_NEAR(tuned[0].strength, 0.1, 1e-9) << probe;
+  }
+}
+
 // What a runbook for a bundle is written for (netdoctor runbook --bundle).
 TEST(IbHealthEngine, TheKindOfFabricIsReadFromTheCapture) {
   EXPECT_EQ(engine::fabric_kind(ib_fat_tree()), "ib");
