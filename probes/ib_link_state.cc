@@ -7,11 +7,11 @@
 // switch to HCA). Switch ports with nothing cabled are left alone.
 //
 // A link trained narrower (a 4x link up as 1x or 2x) or slower (NDR as HDR, HDR as EDR) than
-// both ends support, or slower than its tier, carries a fraction of its share and the
-// collective waits for it (ib-link-degraded). A port cabled to a peer but Down, Polling or
-// Disabled carries nothing (ib-link-down). A port physically LinkUp but left in Initialize or
-// Armed was never activated by the subnet manager: it has no path through the subnet
-// (ib-port-not-active, pointing at the subnet manager).
+// both ends support, or, where no view says what they support, slower than its tier, carries a
+// fraction of its share and the collective waits for it (ib-link-degraded). A port cabled to a peer
+// but Down, Polling or Disabled carries nothing (ib-link-down). A port physically LinkUp but left
+// in Initialize or Armed was never activated by the subnet manager: it has no path through the
+// subnet (ib-port-not-active, pointing at the subnet manager).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -102,10 +102,12 @@ Shortfall shortfall_of(const Survey& fleet, const IbEnd& end, const IbEnd& peer,
         fmt::format("{} Gb/s where both ends support {} Gb/s", human(gbps), human(*want.gbps)));
     out.expected = *want.gbps;
   }
+  // Against the tier only where no view says what the ends support: a link at the most both
+  // ends can do is not degraded, even beside faster ones (an HDR HCA in an NDR fabric).
   const std::string tier = ib_tier(end, peer);
   const std::vector<double>& rates = fleet.tier_gbps.at(tier);
   const double usual = double_mode_of(rates).value_or(gbps);
-  if (gbps > 0.0 && gbps < usual * share) {
+  if (!want.gbps && gbps > 0.0 && gbps < usual * share) {
     out.why.push_back(
         fmt::format("the other {} {} links run {} Gb/s", rates.size(), tier, human(usual)));
     out.expected = std::max(out.expected, usual);

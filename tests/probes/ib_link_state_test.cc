@@ -71,6 +71,19 @@ TEST(IbLinkState, SlowerThanItsTierIsDegradedWhereNoViewSaysWhatItSupports) {
       << found[0].summary;
 }
 
+TEST(IbLinkState, AnHcaAtTheMostItSupportsIsNotDegradedBesideFasterOnes) {
+  IbSpec spec;
+  spec.speed = "NDR";
+  model::Fabric fabric = ib_fat_tree(spec);
+  model::IbPort& hca = ib_ca(fabric, "node05", "mlx5_0").ports[0];
+  hca.supported_speed = "HDR";
+  hca.supported_data_gbps = 200.0;
+  train(fabric, hca, 4, "HDR", 200.0);
+  const auto result = run_probe(k_probe, fabric);
+  EXPECT_TRUE(with_signal(result, "ib-link-degraded").empty());
+  EXPECT_EQ(with_signal(result, "ib-link-state-ok").size(), 1u);
+}
+
 TEST(IbLinkState, ASiteTunedShareChangesWhatCountsAsDegraded) {
   model::Fabric fabric = ib_fat_tree();
   train(fabric, ib_switch_port(fabric, "spine-01", 1), 4, "EDR", 100.0);
