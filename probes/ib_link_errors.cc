@@ -134,7 +134,8 @@ std::optional<PortErrors> read_port(const IbEnd& end, const Judgement& judgement
 void judge_damage(const PortErrors& p, Judgement& judgement) {
   std::vector<std::string> parts;
   double strength = 0.0;
-  if (p.symbols && *p.symbols > p.budget) {
+  const bool over_budget = p.symbols && *p.symbols > p.budget;
+  if (over_budget) {
     strength = saturating(*p.symbols / p.budget, judgement.limit("budget_half_strength"));
     parts.push_back(
         fmt::format("{} SymbolErrorCounter in {:.0f} s, over its budget of {} (BER "
@@ -156,8 +157,10 @@ void judge_damage(const PortErrors& p, Judgement& judgement) {
   for (std::size_t i = 0; i < parts.size(); ++i) {
     text += (i == 0 ? "" : "; ") + parts[i];
   }
+  // The deciding figure: symbol errors against their budget, else the receive errors (none
+  // is normal).
   judgement.find("ib-link-errors", ib_port_and_link(judgement.fabric().ib, p.end), strength, text,
-                 p.symbols.value_or(received), p.budget, "errors");
+                 over_budget ? *p.symbols : received, over_budget ? p.budget : 0.0, "errors");
 }
 
 // A retrain or a link-down in the window, once per link (both ends count the same event).

@@ -71,6 +71,8 @@ TEST(IbLinkErrors, ReceiveErrorsGrowingAreDamage) {
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].entities.front(), "port:spine-02/2");
   EXPECT_NE(found[0].summary.find("LocalLinkIntegrityErrors"), std::string::npos);
+  EXPECT_NEAR(*found[0].value, 6.0, 1.0);  // 0.2/s over 30 s; a healthy port has none
+  EXPECT_EQ(*found[0].fleet_normal, 0.0);
 }
 
 TEST(IbLinkErrors, ALinkDownSeenByBothEndsIsOneFlap) {
