@@ -8,82 +8,33 @@
 
 #include <filesystem>
 #include <fstream>
-#include <future>
 #include <map>
 #include <set>
-#include <thread>
 
 #include "parsers/iblinkinfo.h"
 #include "parsers/ibnetdiscover.h"
 #include "parsers/perfquery.h"
 #include "parsers/sminfo.h"
-#include "tests/support/ibsim_fabric.h"
-#include "tests/support/run_netdoctor.h"
+#include "tests/ibsim/collect_run.h"
 #include "tests/support/test_paths.h"
 
 namespace netdoctor::testing {
 namespace {
 namespace fs = std::filesystem;
 
-constexpr int k_collect_timeout_s = 60;
-
-#define SKIP_WITHOUT_IBSIM()                        \
-  do {                                              \
-    const std::string why = IbsimFabric::missing(); \
-    if (!why.empty()) {                             \
-      GTEST_SKIP() << why;                          \
-    }                                               \
-  } while (false)
-
-struct Collected {
-  RunOutput run;
-  std::string bundle;
-};
-
-// `netdoctor collect` of an empty host root (the host part is not under test) with the
-// fabric's environment, in its scratch directory.
-RunOptions collect_options(const IbsimFabric& fabric) {
-  RunOptions options;
-  options.sandbox = fabric.dir();
-  options.env = fabric.env();
-  options.timeout_s = k_collect_timeout_s;
-  return options;
-}
-
-std::vector<std::string> collect_args(const IbsimFabric& fabric, const std::string& bundle,
-                                      std::vector<std::string> extra) {
-  const std::string root = fabric.dir() + "/root";
-  fs::create_directories(root);
-  std::vector<std::string> args = {"collect", "--root", root, "--host", "h1", "--out", bundle};
-  args.insert(args.end(), extra.begin(), extra.end());
-  return args;
-}
-
-Collected collect(const IbsimFabric& fabric, std::vector<std::string> extra) {
-  Collected result;
-  result.bundle = fabric.dir() + "/bundle";
-  result.run =
-      run_netdoctor(collect_args(fabric, result.bundle, std::move(extra)), collect_options(fabric));
-  return result;
-}
+using Ports = std::map<std::pair<std::uint32_t, std::string>, parsers::PerfqueryPort>;
 
 std::string sample_dir(const std::string& bundle, const std::string& sample) {
-  return bundle + "/fabric/" + sample;
+  return fabric_sample_dir(bundle, sample);
 }
 
 std::string view(const std::string& bundle, const std::string& sample, const std::string& name) {
-  const std::string path = sample_dir(bundle, sample) + "/sos_commands/infiniband/" + name;
-  if (!fs::exists(path)) {
-    ADD_FAILURE() << "not captured: " << path;
-    return {};
-  }
-  return read_text(path);
+  return fabric_view(bundle, sample, name);
 }
 
 // Every perfquery file of a sample, parsed and merged: (lid, port) -> counters.
-std::map<std::pair<std::uint32_t, std::string>, parsers::PerfqueryPort> perfquery_ports(
-    const std::string& bundle, const std::string& sample) {
-  std::map<std::pair<std::uint32_t, std::string>, parsers::PerfqueryPort> ports;
+Ports perfquery_ports(const std::string& bundle, const std::string& sample) {
+  Ports ports;
   const fs::path dir = sample_dir(bundle, sample) + "/sos_commands/infiniband";
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
@@ -190,24 +141,16 @@ TEST(IbsimCollect, CountersRaisedBetweenSamplesShowInTheSecond) {
   const unsigned host = fabric.lid_of(host_description(5));
   ASSERT_GT(leaf, 0u);
   ASSERT_GT(host, 0u);
-  const std::string bundle = fabric.dir() + "/bundle";
   // Sample 1 starts 6 s after sample 0: room to raise the counters once sample 0 is complete.
-  auto running = std::async(std::launch::async, [&] {
-    return run_netdoctor(collect_args(fabric, bundle, {"--fabric", "--interval", "6"}),
-                         collect_options(fabric));
+  const auto collected = collect_with_change(fabric, 6, [&] {
+    const std::string leaf_port = "\"" + leaf_description(2) + "\"[3] PortCounters.";
+    fabric.console("PerformanceSet " + leaf_port + "SymbolErrorCounter=4321");
+    fabric.console("PerformanceSet " + leaf_port + "PortXmitWait=98765");
+    fabric.console("PerformanceSet \"" + host_description(5) +
+                   "\"[1] PortCounters.PortXmitWait=555");
   });
-  const std::string first_log = sample_dir(bundle, "0") + "/netdoctor_collect.log";
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (!fs::exists(first_log) && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  ASSERT_TRUE(fs::exists(first_log));
-  const std::string leaf_port = "\"" + leaf_description(2) + "\"[3] PortCounters.";
-  fabric.console("PerformanceSet " + leaf_port + "SymbolErrorCounter=4321");
-  fabric.console("PerformanceSet " + leaf_port + "PortXmitWait=98765");
-  fabric.console("PerformanceSet \"" + host_description(5) + "\"[1] PortCounters.PortXmitWait=555");
-  const RunOutput run = running.get();
-  ASSERT_EQ(run.exit_code, 0) << run.err;
+  ASSERT_EQ(collected.run.exit_code, 0) << collected.run.err;
+  const std::string& bundle = collected.bundle;
 
   const auto before = perfquery_ports(bundle, "0");
   const auto after = perfquery_ports(bundle, "1");

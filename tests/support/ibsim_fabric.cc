@@ -358,6 +358,11 @@ bool IbsimFabric::start_opensm(std::chrono::milliseconds wait) {
   return false;
 }
 
+void IbsimFabric::stop_opensm() {
+  stop_group(m_opensm);
+  m_opensm = -1;
+}
+
 unsigned IbsimFabric::lid_of(const std::string& description) const {
   const auto discovered = run({"ibnetdiscover"});
   auto topology = parsers::parse_ibnetdiscover(discovered.out);

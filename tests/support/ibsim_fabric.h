@@ -71,6 +71,10 @@ class IbsimFabric {
   // the opensm log's end in a test failure) if that takes longer than `wait`.
   bool start_opensm(std::chrono::milliseconds wait = std::chrono::seconds(20));
 
+  // Stops opensm (SIGTERM, then SIGKILL): the subnet keeps its LIDs and routes, without a
+  // master SM.
+  void stop_opensm();
+
   // One ibsim console command ("PerformanceSet ...", "Unlink ...", "Link ..."), applied before
   // this returns (ibsim has printed its next prompt). Returns what ibsim printed for it.
   std::string console(const std::string& command);
