@@ -255,6 +255,15 @@ void run_fanout(const CollectArgs& args, Context& context, const CLI::App& sub) 
   }
   options.collect_args.insert(options.collect_args.end(), args.remote_args.begin(),
                               args.remote_args.end());
+  // The subnet is swept once: the first host's capture carries the fabric views.
+  if (args.no_fabric) {
+    options.collect_args.emplace_back("--no-fabric");
+  } else {
+    options.fabric_host = hosts->front();
+    if (args.fabric) {
+      options.fabric_host_args = {"--fabric"};
+    }
+  }
 
   Output output;
   auto writer = output.open(args, context);
