@@ -4,6 +4,8 @@
 # `ibsim -N/-S/-P` raise them): a 2-tier HDR fat tree of 64-port switches, 32 spines, 60 leaves
 # of 32 hosts = 2012 nodes, 1920 HCA ports and 5888 switch ports. opensm assigns the LIDs, every
 # tool reaches ibsim through umad2sim. Two samples, no interval; reports seconds and ports.
+# ibsim serves at most 10 clients at once (IBSIM_MAX_CLIENTS) and opensm is one: a
+# fabric-parallel above 9 makes the surplus perfquery runs fail (collect notes each and goes on).
 # Needs ibsim-utils, opensm, infiniband-diags (scripts/setup).
 # Usage: bench/ib_collect.sh [path/to/netdoctor] [fabric-parallel]
 # env: SPINES (32) LEAVES (60) HOSTS_PER_LEAF (32) RADIX (64)

@@ -181,8 +181,9 @@ Result<FabricSampleReport> capture_fabric_sample(const std::string& sample, doub
   const auto views = fabric_view_commands();
   ND_TRY_ASSIGN(auto results, run_and_record(views, runner, options.view_command,
                                              options.parallelism, {}, writer, report.views));
-  const auto& discovered = results.front();  // ibnetdiscover
-  if (discovered.ok() && discovered->exit_code == 0) {
+  // ibnetdiscover; a partial discovery (some node did not answer) still plans the sweep.
+  const auto& discovered = results.front();
+  if (discovered.ok() && !only_diagnostics(discovered->out)) {
     auto topology = parsers::parse_ibnetdiscover(discovered->out);
     if (topology.ok()) {
       const SweepPlan plan = plan_perfquery_sweep(*topology);
