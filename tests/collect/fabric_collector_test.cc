@@ -5,17 +5,21 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
 #include "base/strings.h"
 #include "collect/fabric_plan.h"
+#include "collect/host_collector.h"
 #include "parsers/ibnetdiscover.h"
 #include "tests/support/test_paths.h"
 
 namespace netdoctor::collect {
 namespace {
 
+using testing::make_temp_dir;
 using testing::read_text;
 using testing::source_dir;
 
@@ -195,6 +199,60 @@ TEST(FabricCollector, ProgressIsSaidForALargeSweep) {
   EXPECT_EQ(lines.front(), "fabric sample 0: perfquery -x 6/60");
   EXPECT_NE(std::find(lines.begin(), lines.end(), "fabric sample 0: perfquery -x 60/60"),
             lines.end());
+}
+
+// A host root whose one RDMA port has the given link layer.
+std::string host_root(const std::string& link_layer) {
+  const std::string root = make_temp_dir("fabric-root");
+  const std::string port = root + "/sys/class/infiniband/mlx5_0/ports/1";
+  std::filesystem::create_directories(port);
+  std::ofstream(port + "/link_layer") << link_layer << "\n";
+  return root;
+}
+
+// collect_host's samples with the fabric runner set; the fabric files it wrote, by path.
+std::set<std::string> fabric_files(const std::string& root, FabricMode mode, int samples) {
+  FakeCommandRunner host_runner;  // the host's own commands: none installed
+  FakeCommandRunner fabric_runner;
+  can_fixture_subnet(fabric_runner);
+  CollectOptions options;
+  options.host = "h1";
+  options.samples = samples;
+  options.fabric = serial();
+  options.fabric.mode = mode;
+  options.fabric_runner = &fabric_runner;
+  FakeClock clock;
+  MemWriter out;
+  const SampleFactory factory = [&](double time) {
+    return make_live_sample(root, host_runner, {}, time);
+  };
+  auto report = collect_host(options, factory, nullptr, clock, out, {});
+  EXPECT_TRUE(report.ok());
+  std::set<std::string> files;
+  for (const auto& [path, content] : out.files) {
+    if (path.rfind("fabric/", 0) == 0) {
+      files.insert(path);
+    }
+  }
+  if (report.ok()) {
+    EXPECT_EQ(report->fabric_samples, files.empty() ? 0u : static_cast<std::size_t>(samples));
+  }
+  return files;
+}
+
+TEST(CollectHostFabric, AnInfinibandPortTurnsTheViewsOnForEverySample) {
+  const auto files = fabric_files(host_root("InfiniBand"), FabricMode::Auto, 2);
+  for (const char* sample : {"0", "1"}) {
+    EXPECT_EQ(files.count(std::string("fabric/") + sample + "/sos_commands/infiniband/iblinkinfo"),
+              1u);
+    EXPECT_EQ(files.count(std::string("fabric/") + sample + "/captured_at"), 1u);
+  }
+}
+
+TEST(CollectHostFabric, RoceOnlyHostsAndNoFabricCaptureNone) {
+  EXPECT_TRUE(fabric_files(host_root("Ethernet"), FabricMode::Auto, 1).empty());
+  EXPECT_TRUE(fabric_files(host_root("InfiniBand"), FabricMode::Off, 1).empty());
+  EXPECT_FALSE(fabric_files(host_root("Ethernet"), FabricMode::On, 1).empty());
 }
 
 }  // namespace
