@@ -87,14 +87,14 @@ void IbTopologyBuilder::note_port_guid(std::uint64_t port_guid, std::uint64_t no
 }
 
 std::uint64_t IbTopologyBuilder::canonical(std::uint64_t guid) const {
-  for (auto it = m_aliases.find(guid); it != m_aliases.end(); it = m_aliases.find(guid)) {
-    guid = it->second;
-  }
-  return guid;
+  // adopt() never aliases to a GUID that is itself aliased, so one hop suffices.
+  auto it = m_aliases.find(guid);
+  return it == m_aliases.end() ? guid : it->second;
 }
 
 void IbTopologyBuilder::adopt(std::uint64_t guessed, std::uint64_t real) {
-  if (guessed == real || m_nodes.count(real) > 0) {
+  if (guessed == real || m_nodes.count(real) > 0 || m_aliases.count(real) > 0 ||
+      m_aliases.count(guessed) > 0) {
     return;
   }
   auto handle = m_nodes.extract(guessed);

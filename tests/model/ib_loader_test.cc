@@ -467,10 +467,18 @@ TEST(IbLoader, HcasJoinTheirHosts) {
     b.file("node01", sample, ib + "ports/1/link_layer", "InfiniBand\n");
     b.file("node01", sample, ib + "ports/1/lid", "0x2\n");
     b.file("node01", sample, ib + "ports/1/sm_lid", "0x1\n");
+    b.command("node01", sample, {"ibv_devinfo", "-v"},
+              testing::parser_fixture("scenario_ibv_devinfo_-v.txt"));  // active_mtu 4096
   }
   const Fabric fabric = testing::load_mem_bundle(b);
   const IbNode& node01 = node_named(fabric.ib, "node01/mlx5_0");
-  EXPECT_EQ(node01.firmware, "20.30.1004");
+  const Host* host = fabric.find_host("node01");
+  ASSERT_NE(host, nullptr);
+  ASSERT_FALSE(host->nics.empty());
+  EXPECT_FALSE(node01.firmware.empty());
+  EXPECT_EQ(node01.firmware, host->nics[0].firmware);
+  EXPECT_EQ(port_of(node01, 1).mtu, 4096);
+  EXPECT_FALSE(port_of(node_named(fabric.ib, "node02/mlx5_0"), 1).mtu);
   EXPECT_TRUE(node_named(fabric.ib, "node02/mlx5_0").firmware.empty());  // no such host
   for (const auto& sample : fabric.ib.samples) {
     bool sysfs = false;
