@@ -74,6 +74,11 @@ class FabricSampleWriter {
     if (!keep) {
       return false;
     }
+    if (trim(output.out).empty()) {
+      // Nothing to read (ibqueryerrors without a subnet manager): no view, said why.
+      note_failure(fmt::format("'{}' printed nothing (exit 0): {}", line, stderr_tail(output.err)));
+      return false;
+    }
     ND_TRY(write(std::string("sos_commands/") + k_fabric_group + "/" + mangle_command(argv),
                  output.out));
     return true;

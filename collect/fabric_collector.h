@@ -50,9 +50,9 @@ inline constexpr const char* k_fabric_log = "netdoctor_collect.log";
 bool has_infiniband_port(const SampleSource& host, const CapturePlan& plan);
 
 // Captures fabric/<sample>/ (captured_at = `at`). A command that exits non-zero keeps its
-// standard output when it printed some; one that printed none, timed out or is not installed is
-// only noted. Without infiniband-diags nothing but the log is written. Fails only when the
-// writer fails.
+// standard output when it printed more than its iberror line; one that printed nothing else
+// (or nothing at all, whatever its exit status), timed out or is not installed is only noted.
+// Without infiniband-diags nothing but the log is written. Fails only when the writer fails.
 Result<FabricSampleReport> capture_fabric_sample(const std::string& sample, double at,
                                                  CommandRunner& runner,
                                                  const FabricOptions& options, TreeWriter& out);

@@ -149,11 +149,14 @@ TEST(FabricCollector, AFailedCommandIsNotedWithItsStderrAndTheRestKept) {
                               "ibwarn: [1] mad_rpc: _do_madrpc failed\n"));
   // Non-zero with output: the output stays (a tool may print its view and still exit non-zero).
   runner.set("ibqueryerrors", exited(1, ib_fixture("ibsim_ibqueryerrors.txt")));
+  // Exit 0 and nothing printed (ibqueryerrors without a subnet manager): no empty view.
+  runner.set("ibhosts", exited(0, "\n", "ibwarn: no SA\n"));
   MemWriter out;
   auto report = capture_fabric_sample("0", 1.0, runner, serial(), out);
   ASSERT_TRUE(report.ok());
-  EXPECT_EQ(report->failed, 2u);
+  EXPECT_EQ(report->failed, 3u);
   EXPECT_EQ(out.files.count("fabric/0/sos_commands/infiniband/sminfo"), 0u);
+  EXPECT_EQ(out.files.count("fabric/0/sos_commands/infiniband/ibhosts"), 0u);
   EXPECT_EQ(out.files.count("fabric/0/sos_commands/infiniband/ibqueryerrors"), 1u);
   const std::string log = out.files["fabric/0/" + std::string(k_fabric_log)];
   EXPECT_NE(log.find("'sminfo' failed (exit 255): sminfo: iberror: failed: query | ibwarn: [1] "

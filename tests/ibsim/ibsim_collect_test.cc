@@ -11,6 +11,8 @@
 #include <map>
 #include <set>
 
+#include "base/bundle.h"
+#include "model/loader.h"
 #include "parsers/iblinkinfo.h"
 #include "parsers/ibnetdiscover.h"
 #include "parsers/perfquery.h"
@@ -160,6 +162,21 @@ TEST(IbsimCollect, CountersRaisedBetweenSamplesShowInTheSecond) {
   EXPECT_EQ(counter(after, leaf, "3", "PortXmitWait"), 98765u);
   EXPECT_EQ(counter(after, leaf, "2", "SymbolErrorCounter"), 0u);  // only the port it was set on
   EXPECT_EQ(counter(after, host, "1", "PortXmitWait"), 555u);
+  // The model's loader reads both samples into the named switch's port.
+  auto opened = open_bundle(bundle);
+  ASSERT_TRUE(opened.ok()) << opened.error().describe();
+  auto loaded = model::load_fabric(*opened);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().describe();
+  EXPECT_EQ(loaded->ib.nodes.size(), static_cast<std::size_t>(fat_tree_nodes(FatTree{})));
+  EXPECT_EQ(loaded->ib.samples.size(), 2u);
+  const auto* switch_node = loaded->ib.find_switch("leaf-02");
+  ASSERT_NE(switch_node, nullptr);
+  const auto* port = switch_node->find_port(3);
+  ASSERT_NE(port, nullptr);
+  ASSERT_EQ(port->samples.size(), 2u);
+  EXPECT_EQ(port->samples[1].get({"ib_symbol_errors"}), 4321.0);
+  EXPECT_EQ(port->samples[1].get({"ib_xmit_wait"}), 98765.0);
+  EXPECT_NE(loaded->ib.find_ca("node05", "mlx5_0"), nullptr);
   // The second sample's file of that switch names it, as the loader will read it.
   EXPECT_NE(view(bundle, "1", "perfquery_-l_" + std::to_string(leaf) + "_255")
                 .find("SymbolErrorCounter:..............4321"),
@@ -236,6 +253,11 @@ TEST(IbsimCollect, WithoutASubnetManagerSminfoFailsAndCollectCompletes) {
   EXPECT_NE(log.find("'sminfo' failed (exit 255): "), std::string::npos) << log;
   EXPECT_NE(log.find("sminfo: iberror: failed: query"), std::string::npos) << log;
   EXPECT_NE(log.find("22 of 22 nodes have no LID"), std::string::npos) << log;
+  // Every view written has content: an empty one (ibqueryerrors here) is noted instead.
+  for (const auto& entry :
+       fs::directory_iterator(sample_dir(collected.bundle, "0") + "/sos_commands/infiniband")) {
+    EXPECT_GT(fs::file_size(entry.path()), 0u) << entry.path();
+  }
   EXPECT_NE(collected.run.err.find("fabric sample 0: 'sminfo' failed"), std::string::npos)
       << collected.run.err;
   for (const auto& link : links_of(collected.bundle, "0").links) {
