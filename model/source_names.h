@@ -66,6 +66,12 @@ inline const std::string k_perftest_baseline = "perftest-baseline";
 // against each host they name.
 inline const std::string k_nccl = "nccl";
 
+// InfiniBand fabric views (spec/bundle.md 1.1): ibdiagnet's files copied in under
+// fabric/<sample>/var/tmp/ibdiagnet2/ (db_csv, pm, net_dump, log), recorded on IbFabric and on
+// every IB node they describe. Not yet in known_sources(): listed there when the IB loader
+// (model/ib_loader.cc) reads it.
+inline const std::string k_ibdiagnet = "ibdiagnet";
+
 // Every source above, each once, in the order above.
 const std::vector<std::string>& known_sources();
 
