@@ -30,6 +30,8 @@ class NodeIndex {
  private:
   IbFabric& m_ib;
   std::map<std::uint64_t, std::size_t> m_at;
+  // Port GUID -> node, built on first use and dropped when a node is added.
+  mutable std::optional<std::map<std::uint64_t, std::size_t>> m_port_at;
   bool m_added = false;
 };
 

@@ -21,14 +21,18 @@ std::optional<std::size_t> NodeIndex::find_port_guid(std::uint64_t guid) const {
   if (auto at = find(guid)) {
     return at;
   }
-  for (std::size_t i = 0; i < m_ib.nodes.size(); ++i) {
-    for (const auto& port : m_ib.nodes[i].ports) {
-      if (port.guid == guid) {
-        return i;
+  if (!m_port_at) {
+    m_port_at.emplace();
+    for (std::size_t i = 0; i < m_ib.nodes.size(); ++i) {
+      for (const auto& port : m_ib.nodes[i].ports) {
+        if (port.guid != 0) {
+          m_port_at->emplace(port.guid, i);
+        }
       }
     }
   }
-  return std::nullopt;
+  auto it = m_port_at->find(guid);
+  return it == m_port_at->end() ? std::nullopt : std::optional(it->second);
 }
 
 std::size_t NodeIndex::add(std::uint64_t guid, IbNodeKind kind) {
@@ -40,6 +44,7 @@ std::size_t NodeIndex::add(std::uint64_t guid, IbNodeKind kind) {
   node.kind = kind;
   m_ib.nodes.push_back(std::move(node));
   m_at.emplace(guid, m_ib.nodes.size() - 1);
+  m_port_at.reset();
   m_added = true;
   return m_ib.nodes.size() - 1;
 }
