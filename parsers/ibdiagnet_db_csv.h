@@ -46,7 +46,8 @@ struct IbdiagNode {
 
 // PORTS: PortInfo as read from the wire. Widths are the IBTA bit masks (1 1x, 2 4x, 4 8x, 8 12x,
 // 16 2x); speeds the 32-bit masks this file documents (byte 1 SDR/DDR/QDR, byte 2 the extended
-// speeds FDR/EDR/HDR/NDR/XDR, byte 3 Mellanox FDR10/EDR20); MTUs the IBTA codes (1 256 .. 5
+// speeds FDR/EDR/HDR/NDR/XDR, byte 3 Mellanox FDR10/EDR20; a separate LinkSpeedExt* column, where
+// a file has one, is folded into byte 2); MTUs the IBTA codes (1 256 .. 5
 // 4096); states the IBTA numbers (PortState 1 Down .. 4 Active; PortPhyState 5 LinkUp).
 struct IbdiagPort {
   std::uint64_t node_guid = 0;

@@ -94,6 +94,20 @@ void read_nodes(IbdiagDbCsv& db) {
   });
 }
 
+// A file that keeps the extended speeds (FDR and later) in their own LinkSpeedExt* column: folded
+// into byte 2 of the combined mask, where this file's own layout puts them.
+std::optional<std::uint32_t> with_extended(std::optional<std::uint32_t> speed,
+                                           std::optional<std::uint32_t> extended) {
+  if (!extended || *extended == 0 || *extended > 0xff) {
+    return speed;
+  }
+  std::uint32_t base = speed.value_or(0);
+  if ((base & 0xff00u) != 0) {
+    return speed;
+  }
+  return base | (*extended << 8);
+}
+
 void read_ports(IbdiagDbCsv& db) {
   each_row(db, "PORTS", [&db](const Row& r) {
     auto guid = r.u64(k_node_guid);
@@ -112,9 +126,9 @@ void read_ports(IbdiagDbCsv& db) {
     p.width_active = r.u32({"LinkWidthActv"});
     p.width_supported = r.u32({"LinkWidthSup"});
     p.width_enabled = r.u32({"LinkWidthEn"});
-    p.speed_active = r.u32({"LinkSpeedActv"});
-    p.speed_supported = r.u32({"LinkSpeedSup"});
-    p.speed_enabled = r.u32({"LinkSpeedEn"});
+    p.speed_active = with_extended(r.u32({"LinkSpeedActv"}), r.u32({"LinkSpeedExtActv"}));
+    p.speed_supported = with_extended(r.u32({"LinkSpeedSup"}), r.u32({"LinkSpeedExtSup"}));
+    p.speed_enabled = with_extended(r.u32({"LinkSpeedEn"}), r.u32({"LinkSpeedExtEn"}));
     p.mtu = r.u32({"NMTU"});
     p.mtu_cap = r.u32({"MTUCap"});
     db.ports.push_back(p);

@@ -116,7 +116,15 @@ class Reader {
  public:
   explicit Reader(IbdiagLog& out) : m_out(out) {}
 
-  void read(std::string_view line) {
+  // `raw`: the line untrimmed (an indented line continues the last -E-/-W- message).
+  void read(std::string_view raw) {
+    std::string_view line = trim(raw);
+    bool indented = !raw.empty() && (raw.front() == ' ' || raw.front() == '\t');
+    if (indented && m_last != nullptr && !line.empty()) {
+      m_last->details.emplace_back(line);
+      return;
+    }
+    m_last = nullptr;
     if (is_rule(line)) {
       m_after_rule = true;
       return;
@@ -143,9 +151,11 @@ class Reader {
       m_marked = true;
       std::string text(trim(line.substr(4)));
       if (line[1] == 'E') {
-        m_out.errors.push_back({m_stage, std::move(text)});
+        m_out.errors.push_back({m_stage, std::move(text), {}});
+        m_last = &m_out.errors.back();
       } else if (line[1] == 'W') {
-        m_out.warnings.push_back({m_stage, std::move(text)});
+        m_out.warnings.push_back({m_stage, std::move(text), {}});
+        m_last = &m_out.warnings.back();
       } else if (m_stage == "Summary") {
         if (auto row = read_summary_row(text)) {
           m_out.summary.push_back(std::move(*row));
@@ -167,6 +177,7 @@ class Reader {
   }
 
   IbdiagLog& m_out;
+  IbdiagLogMessage* m_last = nullptr;  // the message indented lines continue
   std::string m_stage;
   bool m_after_rule = false;
   bool m_marked = false;
@@ -175,7 +186,7 @@ class Reader {
 nlohmann::json messages_json(const std::vector<IbdiagLogMessage>& messages) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& m : messages) {
-    out.push_back({{"stage", m.stage}, {"text", m.text}});
+    out.push_back({{"stage", m.stage}, {"text", m.text}, {"details", m.details}});
   }
   return out;
 }
@@ -187,7 +198,7 @@ Result<IbdiagLog> parse_ibdiagnet_log(std::string_view text) {
   IbdiagLog out;
   Reader reader(out);
   for (auto raw : ib::lines(text)) {
-    reader.read(trim(raw));
+    reader.read(raw);
   }
   if (!reader.marked()) {
     return detail::parse_error(

@@ -11,7 +11,8 @@
 //   -I- Stage                               Warnings   Errors     Comment
 //   -I- Discovery                           11         0
 // A stage is the line after a rule of dashes. Every -E- and -W- line is kept as printed (the
-// text after the marker) with its stage; the summary table gives each stage's counts.
+// text after the marker) with its stage and the indented lines under it; the summary table gives
+// each stage's counts.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +30,8 @@ namespace netdoctor::parsers {
 struct IbdiagLogMessage {
   std::string stage;  // "Discovery" ("" before the first stage)
   std::string text;   // after "-E- " / "-W- "
+  // The indented lines printed under it, trimmed ("symbol_error_counter : 12 (threshold=1)").
+  std::vector<std::string> details;
 };
 
 struct IbdiagStageCount {

@@ -145,6 +145,18 @@ TEST(IbdiagnetDbCsvTest, ColumnsAreFoundByTheirHeaderInAnyOrder) {
   EXPECT_EQ(r->sections[0].rows[0][r->sections[0].column("NewColumn").value()], "x7");
 }
 
+TEST(IbdiagnetDbCsvTest, SeparateExtendedSpeedColumnsAreFoldedIntoTheMask) {
+  auto r = parse_ibdiagnet_db_csv(
+      "START_PORTS\nNodeGuid,PortNum,LinkSpeedActv,LinkSpeedExtActv,LinkSpeedSup,LinkSpeedExtSup\n"
+      "0x1,1,4,2,7,3\n0x1,2,2052,0,3845,N/A\nEND_PORTS\n");
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->ports.size(), 2u);
+  EXPECT_EQ(r->ports[0].speed_active, 0x204u);  // QDR byte 1, EDR in byte 2
+  EXPECT_EQ(r->ports[0].speed_supported, 0x307u);
+  EXPECT_EQ(r->ports[1].speed_active, 2052u);  // already combined
+  EXPECT_EQ(r->ports[1].speed_supported, 3845u);
+}
+
 TEST(IbdiagnetDbCsvTest, TruncatedFileKeepsWholeRowsOnly) {
   std::string full = reference_db();
   auto pm_at = full.find("START_PM_INFO");

@@ -133,6 +133,10 @@ TEST(IbdiagnetLogTest, ErrorsCarryTheirStage) {
   ASSERT_EQ(r->errors.size(), 3u);
   EXPECT_EQ(r->errors[1].stage, "Port Counters");
   EXPECT_EQ(r->errors[1].text, "lid=0x0001 dev=54000 MF0;leaf-01:MQM8700/U1/P2");
+  EXPECT_EQ(r->errors[1].details,
+            (std::vector<std::string>{"Performance Monitor counter     : Value",
+                                      "symbol_error_counter            : 12 (threshold=1)"}));
+  EXPECT_TRUE(r->errors[0].details.empty());
   ASSERT_EQ(r->warnings.size(), 2u);
   EXPECT_EQ(r->warnings[1].stage, "Speed / Width checks");
   ASSERT_EQ(r->managers.size(), 2u);
