@@ -1,6 +1,9 @@
 #include "model/ib_link_speed.h"
 
 #include <array>
+#include <cctype>
+#include <cmath>
+#include <string>
 
 #include "base/strings.h"
 
@@ -57,6 +60,28 @@ std::optional<IbSpeed> ib_speed_from_lane_text(std::string_view text) {
   text = trim(text);
   for (const auto& s : k_speeds) {
     if (s.lane == text) {
+      return s.speed;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<IbSpeed> ib_speed_from_lane_gbps(double lane_gbps) {
+  for (const auto& s : k_speeds) {
+    if (std::abs(s.speed.lane_gbps - lane_gbps) < 0.001) {
+      return s.speed;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<IbSpeed> ib_speed_named(std::string_view name) {
+  std::string upper(trim(name));
+  for (auto& c : upper) {
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  }
+  for (const auto& s : k_speeds) {
+    if (s.speed.name == upper) {
       return s.speed;
     }
   }

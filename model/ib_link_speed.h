@@ -31,6 +31,12 @@ std::optional<IbSpeed> ib_fastest_speed(std::uint32_t mask);
 // "100", "200", "FDR10", "EDR20").
 std::optional<IbSpeed> ib_speed_from_lane_text(std::string_view text);
 
+// The speed of a per-lane signalling rate as iblinkinfo / ibstat print it ("53.125 Gbps" -> HDR,
+// 10.3125 -> FDR10, 2.5 -> SDR); nullopt for a rate no IBTA speed has.
+std::optional<IbSpeed> ib_speed_from_lane_gbps(double lane_gbps);
+// The speed of an IBTA name ("HDR", "fdr10"; case-insensitive).
+std::optional<IbSpeed> ib_speed_named(std::string_view name);
+
 // Lanes of a LinkWidthActv value (1 1x, 2 4x, 4 8x, 8 12x, 16 2x); nullopt for anything else.
 std::optional<int> ib_width_lanes(std::uint32_t code);
 // The widest width of a LinkWidthSup / LinkWidthEn mask.
