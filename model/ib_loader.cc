@@ -87,7 +87,13 @@ void load_ib_fabric(const Bundle& bundle, const SourceFilter& filter, const Coun
   for (std::size_t i = 0; i < views.size(); ++i) {
     apply_ib_counters(views[i], i, map, index, ib.nodes);
     add_managers(views[i], ib.samples[i]);
-    // apply_ibdiagnet_sample(bundle.fabric_samples[i], i, log, ib);  (model/ib_diagnet.cc)
+  }
+  // After every sample's infiniband-diags counters (their values win, and the index above
+  // stays valid): ibdiagnet may add nodes and re-sort them.
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    if (!views[i].diagnet.empty()) {
+      apply_ibdiagnet(views[i].diagnet, i, ib, fabric.problems);
+    }
   }
   join_ib_hosts(bundle, log, fabric);
 }

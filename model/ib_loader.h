@@ -20,9 +20,4 @@ namespace netdoctor::model {
 void load_ib_fabric(const Bundle& bundle, const SourceFilter& filter, const CounterTable& counters,
                     Fabric& fabric);
 
-// ibdiagnet files (fabric/<sample>/var/tmp/ibdiagnet2/ibdiagnet2.*) are merged by
-// model/ib_diagnet.cc (another change), one call per sample after that sample's counters:
-//   void apply_ibdiagnet_sample(const MachineSample& sample, std::size_t index,
-//                               SourceLog& log, IbFabric& ib);
-
 }  // namespace netdoctor::model

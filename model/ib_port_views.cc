@@ -3,7 +3,7 @@
 #include <string>
 
 #include "base/strings.h"
-#include "model/ib_rates.h"
+#include "model/ib_link_speed.h"
 
 namespace netdoctor::model {
 namespace {
@@ -35,7 +35,7 @@ void set_trained(IbPort& port, std::string_view width, std::string_view speed) {
   if (!named) {
     return;
   }
-  set_rate(port, ib_width_lanes(width), *named, std::nullopt);
+  set_rate(port, ib_width_from_text(width), *named, std::nullopt);
 }
 
 void set_trained_lane_rate(IbPort& port, std::string_view width, std::optional<double> lane_gbps) {
@@ -43,14 +43,14 @@ void set_trained_lane_rate(IbPort& port, std::string_view width, std::optional<d
     clear_rate(port);
     return;
   }
-  auto speed = ib_speed_of_lane_rate(*lane_gbps);
+  auto speed = ib_speed_from_lane_gbps(*lane_gbps);
   if (!speed) {
     clear_rate(port);
-    port.width = ib_width_lanes(width);
+    port.width = ib_width_from_text(width);
     port.lane_gbps = lane_gbps;
     return;
   }
-  set_rate(port, ib_width_lanes(width), *speed, lane_gbps);
+  set_rate(port, ib_width_from_text(width), *speed, lane_gbps);
 }
 
 void set_supported(IbPort& port, std::string_view comment) {
@@ -62,11 +62,11 @@ void set_supported(IbPort& port, std::string_view comment) {
     if (words.empty()) {
       continue;
     }
-    if (auto width = ib_width_lanes(words[0])) {
+    if (auto width = ib_width_from_text(words[0])) {
       lanes = width;
     } else if (words.size() > 1 && words[1] == "Gbps") {
       if (auto rate = parse_double(words[0])) {
-        speed = ib_speed_of_lane_rate(*rate);
+        speed = ib_speed_from_lane_gbps(*rate);
       }
     }
   }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "base/strings.h"
 #include "model/source_names.h"
 
@@ -10,6 +12,7 @@ namespace {
 
 constexpr std::string_view k_commands = "/sos_commands";
 constexpr std::string_view k_perfquery_prefix = "perfquery";
+constexpr std::string_view k_diagnet_dir = "/var/tmp/ibdiagnet2";
 
 // sminfo that ran but reached no SM ("ibwarn: ... sminfo: iberror: failed: query"): an
 // observation (no SM answered), not a broken file.
@@ -83,6 +86,44 @@ void read_ibnodes(const SampleSource& sample, SourceLog& log, SourceMap& sources
   }
 }
 
+// An ibdiagnet run copied in (spec/bundle.md 1.1): each of its files parsed when present.
+template <typename T, typename Parse>
+void read_diagnet_file(const SampleSource& sample, SourceLog& log, SourceMap& sources,
+                       const std::vector<DirEntry>& present, const std::string& suffix, Parse parse,
+                       std::optional<T>& into) {
+  const std::string name = "ibdiagnet2." + suffix;
+  if (std::none_of(present.begin(), present.end(),
+                   [&name](const DirEntry& e) { return e.name == name; })) {
+    return;  // not copied in: each file of an ibdiagnet run is optional
+  }
+  const std::string path = fmt::format("{}/{}", k_diagnet_dir, name);
+  auto text = log.read_file(sample, path, source::k_ibdiagnet, sources);
+  if (!text) {
+    return;
+  }
+  auto parsed = parse(*text);
+  if (!parsed.ok()) {
+    log.malformed(source::k_ibdiagnet, sample.display_path(path), parsed.error(), sources);
+    return;
+  }
+  into = std::move(parsed).value();
+}
+
+void read_diagnet(const SampleSource& sample, SourceLog& log, SourceMap& sources,
+                  IbDiagnetViews& views) {
+  auto present = peek_dir(log, sample, std::string(k_diagnet_dir), source::k_ibdiagnet, sources);
+  if (!present) {
+    return;  // no ibdiagnet run copied in (or withheld)
+  }
+  read_diagnet_file(sample, log, sources, *present, "db_csv", parsers::parse_ibdiagnet_db_csv,
+                    views.db_csv);
+  read_diagnet_file(sample, log, sources, *present, "pm", parsers::parse_ibdiagnet_pm, views.pm);
+  read_diagnet_file(sample, log, sources, *present, "net_dump", parsers::parse_ibdiagnet_net_dump,
+                    views.net_dump);
+  read_diagnet_file(sample, log, sources, *present, "log", parsers::parse_ibdiagnet_log, views.log);
+  views.dir = sample.display_path(k_diagnet_dir);
+}
+
 }  // namespace
 
 IbSampleViews read_ib_views(const MachineSample& sample, SourceLog& log, SourceMap& sources) {
@@ -115,6 +156,7 @@ IbSampleViews read_ib_views(const MachineSample& sample, SourceLog& log, SourceM
       parse_command<parsers::IbQueryErrors>(log, source, {"ibqueryerrors"}, source::k_ibqueryerrors,
                                             sources, parsers::parse_ibqueryerrors);
   read_sminfo(source, log, sources, views);
+  read_diagnet(source, log, sources, views.diagnet);
   return views;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/bundle.h"
+#include "model/ib_diagnet.h"
 #include "model/source_reading.h"
 #include "parsers/iblinkinfo.h"
 #include "parsers/ibnetdiscover.h"
@@ -28,6 +29,7 @@ struct IbSampleViews {
   std::vector<parsers::Perfquery> perfquery;  // one per perfquery file
   std::optional<parsers::IbQueryErrors> errors;
   std::optional<parsers::SmInfo> sminfo;  // nullopt: absent, withheld or no SM answered
+  IbDiagnetViews diagnet;                 // var/tmp/ibdiagnet2/ibdiagnet2.*, where copied in
 };
 
 // Reads every view of `sample` that `log` admits, recording each into `sources`.

@@ -49,6 +49,7 @@ const std::vector<std::string>& known_sources() {
       k_sminfo,
       k_ibnodes,
       k_ibdiagnet,
+      k_ibdiagnet,
   };
   return sources;
 }
