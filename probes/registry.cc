@@ -13,6 +13,8 @@ std::unique_ptr<Probe> make_link_speed_probe();
 std::unique_ptr<Probe> make_pcie_probe();
 std::unique_ptr<Probe> make_utilization_ecmp_probe();
 std::unique_ptr<Probe> make_oversubscription_probe();
+std::unique_ptr<Probe> make_ib_congestion_probe();
+std::unique_ptr<Probe> make_ib_routing_probe();
 std::unique_ptr<Probe> make_mtu_probe();
 std::unique_ptr<Probe> make_firmware_probe();
 std::unique_ptr<Probe> make_qos_config_probe();
@@ -39,6 +41,8 @@ void register_builtin_probes(ProbeRegistry& registry) {
            make_pcie_probe,
            make_utilization_ecmp_probe,
            make_oversubscription_probe,
+           make_ib_congestion_probe,
+           make_ib_routing_probe,
            make_mtu_probe,
            make_firmware_probe,
            make_qos_config_probe,

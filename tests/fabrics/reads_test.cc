@@ -151,6 +151,15 @@ bool observed_anywhere(const std::string& source) {
         return true;
       }
     }
+    // The InfiniBand subnet's views, recorded for the fabric and for each node.
+    if (observed(fixture.full.ib.sources)) {
+      return true;
+    }
+    for (const auto& node : fixture.full.ib.nodes) {
+      if (observed(node.sources)) {
+        return true;
+      }
+    }
   }
   return false;
 }
