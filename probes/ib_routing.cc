@@ -242,6 +242,15 @@ class IbRoutingProbe final : public FleetProbe<Survey> {
       worst_cv = std::max(worst_cv, spread_of(leaf).cv);
     }
     Clearance healthy;
+    if (fleet.up_with_rate == 0) {
+      // Capacity alone: the spread over the up-ports was not seen.
+      healthy.summary = fmt::format(
+          "{} leaves have as much up capacity as HCA-facing capacity (no up-port rates in the "
+          "capture to judge how routing spreads the load)",
+          fleet.leaves.size());
+      healthy.strength = judgement.limit("ok_strength") * judgement.limit("ratio_only_weight");
+      return healthy;
+    }
     healthy.summary = fmt::format(
         "{} leaves: up-ports evenly loaded (coefficient of variation at most {:.2g}, limit {}) "
         "and up capacity for what their HCAs send",

@@ -116,6 +116,19 @@ TEST(IbRouting, WithoutRatesTheRatioAloneWeighsLess) {
   EXPECT_LE(found[0].strength, 0.5);
 }
 
+TEST(IbRouting, WithoutRatesABalancedTreeIsClearedOnCapacityAloneAndWeaker) {
+  IbSpec spec;
+  spec.samples = 1;
+  const auto result = run_probe("ib-routing", ib_fat_tree(spec));
+  ASSERT_EQ(result.findings.size(), 1u);
+  EXPECT_EQ(result.findings[0].signal, "ib-routing-ok");
+  EXPECT_NE(result.findings[0].summary.find("no up-port rates"), std::string::npos)
+      << result.findings[0].summary;
+  const auto with_rates = run_probe("ib-routing", ib_fat_tree());
+  ASSERT_EQ(with_rates.findings.size(), 1u);
+  EXPECT_LT(result.findings[0].strength, with_rates.findings[0].strength);
+}
+
 TEST(IbRouting, AFabricWithoutAnInfinibandViewIsSkipped) {
   model::Fabric fabric = ib_fat_tree();
   fabric.ib = {};
