@@ -222,9 +222,9 @@ class IbRoutingProbe final : public FleetProbe<Survey> {
     const auto with_ups = static_cast<std::size_t>(std::count_if(
         fleet.leaves.begin(), fleet.leaves.end(), [](const Leaf& l) { return !l.ups.empty(); }));
     // Rates only add to the capacity view: a leaf without them is still judged by its ratio.
-    return {{"leaves", "up-ports to a higher tier (ibnetdiscover, iblinkinfo)", with_ups,
+    return {{"InfiniBand leaves", "up-ports to a higher tier (ibnetdiscover, iblinkinfo)", with_ups,
              fleet.leaves.size()},
-            {"leaf up-ports", "PortXmitData over two fabric samples (perfquery)",
+            {"InfiniBand leaf up-ports", "PortXmitData over two fabric samples (perfquery)",
              fleet.up_with_rate, fleet.up_total, false}};
   }
 
