@@ -185,6 +185,30 @@ TEST(IbCongestion, OneFabricSampleHasNoRatesAndIsSkipped) {
   EXPECT_NE(result.reason.find("no data for PortXmitWait"), std::string::npos) << result.reason;
 }
 
+TEST(IbCongestion, TheTickFollowsTheLaneSoAnNdrPortWaitsHalfAsLongPerTick) {
+  IbSpec spec;
+  spec.speed = "NDR";
+  model::Fabric fabric = ib_fat_tree(spec);
+  wait(ib_switch_port(fabric, "leaf-01", 1), 0.30);  // the ticks of 30 % at HDR
+  const auto roots = with_signal(run_probe("ib-congestion", fabric), "ib-congestion-root");
+  ASSERT_EQ(roots.size(), 1u);
+  EXPECT_NEAR(*roots[0].value, 0.15, 0.005);  // 8 byte times of a 100 Gb/s lane: 0.64 ns
+}
+
+TEST(IbCongestion, APortWithoutASpeedIsReadWithTheFallbackTick) {
+  model::Fabric fabric = ib_fat_tree();
+  auto& root = ib_switch_port(fabric, "leaf-01", 1);
+  root.data_gbps.reset();
+  set_ib_rate(root, "ib_xmit_wait", 0.25 / 1.28e-9, 5e9);
+  const auto tuned = with_signal(
+      run_probe("ib-congestion", fabric, {}, {{"ib-congestion.fallback_tick_ns", 0.128}}),
+      "ib-congestion-root");
+  EXPECT_TRUE(tuned.empty());  // a tenth of the tick: 2.5 %
+  const auto roots = with_signal(run_probe("ib-congestion", fabric), "ib-congestion-root");
+  ASSERT_EQ(roots.size(), 1u);
+  EXPECT_NEAR(*roots[0].value, 0.25, 0.005);
+}
+
 TEST(TunedIbCongestion, ASiteThatToleratesMoreWaitMovesTheLine) {
   const model::Fabric fabric = congested_tree(12.0);
   EXPECT_EQ(with_signal(run_probe("ib-congestion", fabric), "ib-congestion-root").size(), 1u);
