@@ -67,8 +67,7 @@ TEST(IbsimDiagnose, DISABLED_SymbolErrorsClimbingOnASwitchPortAreLinkErrorsThere
   EXPECT_TRUE(blames(diagnosis, "port:leaf-02/3")) << diagnosis.text;
 }
 
-// enabled when the IB loader and probes land
-TEST(IbsimDiagnose, DISABLED_XmitWaitTreeRootedAtOneHostIsCongestionOfThatHca) {
+TEST(IbsimDiagnose, XmitWaitTreeRootedAtOneHostIsCongestionOfThatHca) {
   SKIP_WITHOUT_IBSIM();
   IbsimFabric fabric(fat_tree_netfile(FatTree{}));
   ASSERT_TRUE(fabric.ok());
