@@ -215,7 +215,8 @@ class IbCongestionProbe final : public FleetProbe<Survey> {
              .clearing = "ib-congestion-ok",
              .thresholds = {"tick_symbol_times", "fallback_tick_ns", "wait_share",
                             "wait_half_share", "slow_receiver_share", "slow_receiver_strength",
-                            "discard_half_rate", "victims_half_strength", "ok_strength"}}) {}
+                            "discard_half_rate", "victims_half_strength", "ok_strength"},
+             .fabric = FabricScope::InfiniBand}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {

@@ -194,7 +194,8 @@ class IbRoutingProbe final : public FleetProbe<Survey> {
                     .clearing = "ib-routing-ok",
                     .thresholds = {"max_balanced_cv", "imbalance_half_factor",
                                    "min_busy_utilisation", "max_balanced_ratio", "hot_utilisation",
-                                   "excess_half_strength", "ratio_only_weight", "ok_strength"}}) {}
+                                   "excess_half_strength", "ratio_only_weight", "ok_strength"},
+                    .fabric = FabricScope::InfiniBand}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {

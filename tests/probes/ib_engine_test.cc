@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/pipeline.h"
+#include "tests/probes/fabric_builder.h"
 #include "tests/probes/ib_fabric_builder.h"
 #include "tests/probes/probe_runner.h"
 
@@ -57,18 +58,36 @@ std::string test_name(const ::testing::TestParamInfo<std::string>& param) {
 INSTANTIATE_TEST_SUITE_P(Builtin, EveryProbeOnInfiniband, ::testing::ValuesIn(registered_ids()),
                          test_name);
 
-// The sweep finds nothing and the IB probes clear it. Its verdict is not "healthy" yet: on a
-// pure-IB fabric most of the RoCE probes (PFC, ECN, QoS, GIDs, ...) have no data, more than
-// the probes that ran, and the verdict rule (engine/verdict.cc) then says "inconclusive".
-TEST(IbEngine, TheAutoSweepFindsNothingOnAHealthyFatTree) {
+// The sweep finds nothing and the IB probes clear it: healthy. The Ethernet-only probes (PFC,
+// ECN, QoS, GIDs, SONiC switches) do not apply to a pure-IB fabric: they are skipped as not
+// applicable, which is not missing data.
+TEST(IbEngine, TheAutoSweepFindsAHealthyFatTreeHealthy) {
   const engine::Diagnosis diagnosis = diagnose(ib_fat_tree(), "auto");
-  EXPECT_NE(diagnosis.verdict, engine::Verdict::RootCauseFound) << described(diagnosis);
+  EXPECT_EQ(diagnosis.verdict, engine::Verdict::Healthy) << described(diagnosis);
   EXPECT_TRUE(diagnosis.causes.empty()) << described(diagnosis);
+  const auto pfc = std::find_if(diagnosis.probes.begin(), diagnosis.probes.end(),
+                                [](const engine::ProbeRun& r) { return r.id == "pfc-pause"; });
+  ASSERT_NE(pfc, diagnosis.probes.end());
+  EXPECT_EQ(pfc->status, "skipped");
+  EXPECT_NE(pfc->reason.find("not applicable"), std::string::npos) << pfc->reason;
   for (const char* id : {"ib-congestion", "ib-routing"}) {
     const auto run = std::find_if(diagnosis.probes.begin(), diagnosis.probes.end(),
                                   [id](const engine::ProbeRun& r) { return r.id == id; });
     ASSERT_NE(run, diagnosis.probes.end()) << id;
     EXPECT_EQ(run->status, "ran") << id;
+  }
+}
+
+// And the other way: on a RoCE fleet the InfiniBand probes do not apply.
+TEST(IbEngine, InfinibandProbesDoNotApplyToARoceFleet) {
+  const engine::Diagnosis diagnosis = diagnose(healthy_fleet(), "auto");
+  EXPECT_EQ(diagnosis.verdict, engine::Verdict::Healthy) << described(diagnosis);
+  for (const char* id : {"ib-congestion", "ib-routing"}) {
+    const auto run = std::find_if(diagnosis.probes.begin(), diagnosis.probes.end(),
+                                  [id](const engine::ProbeRun& r) { return r.id == id; });
+    ASSERT_NE(run, diagnosis.probes.end()) << id;
+    EXPECT_EQ(run->status, "skipped") << id;
+    EXPECT_EQ(run->reason, "not applicable: no InfiniBand in this fabric") << id;
   }
 }
 
