@@ -107,6 +107,12 @@ PlanOutcome run_plan(const kb::Playbook& playbook, const model::Fabric& fabric,
     }
     PlannedProbe& entry = plan[*step.run];
     entry.done = true;
+    if (const auto scope = entry.probe->spec().fabric; !probes::applies_to(scope, fabric)) {
+      // Not missing data: the mechanism does not exist here (no PFC on InfiniBand).
+      diagnosis.probes.push_back(
+          {entry.probe->id(), "skipped", probes::not_applicable_reason(scope), 0.0});
+      continue;
+    }
     probes::ProbeResult result = run_probe(*entry.probe, context);
     diagnosis.probes.push_back(
         {entry.probe->id(), probes::to_string(result.status), result.reason, result.duration_ms});

@@ -91,19 +91,12 @@ Result<Diagnosis> diagnose_loaded_bundle(const Bundle& bundle, const model::Fabr
 }
 
 std::string fabric_kind(const model::Fabric& fabric) {
-  if (!fabric.ib.nodes.empty()) {
-    return "ib";
+  const bool infiniband = model::has_infiniband(fabric);
+  const bool ethernet = model::has_ethernet(fabric);
+  if (infiniband != ethernet) {
+    return infiniband ? "ib" : "roce";
   }
-  bool ethernet = false;
-  for (const auto& host : fabric.hosts) {
-    for (const auto& nic : host.nics) {
-      if (nic.link_layer == "InfiniBand") {
-        return "ib";
-      }
-      ethernet = ethernet || nic.link_layer == "Ethernet";
-    }
-  }
-  return ethernet || !fabric.switches.empty() ? "roce" : "";
+  return {};  // both kinds, or neither: every command
 }
 
 }  // namespace netdoctor::engine

@@ -52,9 +52,8 @@ Result<Diagnosis> diagnose_opened_bundle(const Bundle& bundle, const DiagnoseOpt
 Result<Diagnosis> diagnose_loaded_bundle(const Bundle& bundle, const model::Fabric& fabric,
                                          const DiagnoseOptions& options);
 
-// The kind of fabric a capture shows, for a runbook written for it: "ib" when it holds an
-// InfiniBand subnet view or its hosts' RDMA ports are InfiniBand, "roce" when they are
-// Ethernet, "" when it cannot tell.
+// The kind of fabric a capture shows, for a runbook written for it: "ib" when it has only
+// InfiniBand (model::has_infiniband), "roce" when only Ethernet, "" for both or neither.
 std::string fabric_kind(const model::Fabric& fabric);
 
 }  // namespace netdoctor::engine

@@ -79,4 +79,24 @@ const Switch* Fabric::find_switch(const std::string& switch_name) const {
   return (it != switches.end() && it->name == switch_name) ? &*it : nullptr;
 }
 
+bool has_ethernet(const Fabric& fabric) {
+  if (!fabric.switches.empty()) {
+    return true;
+  }
+  return std::any_of(fabric.hosts.begin(), fabric.hosts.end(), [](const Host& host) {
+    return std::any_of(host.nics.begin(), host.nics.end(),
+                       [](const Nic& nic) { return nic.link_layer != "InfiniBand"; });
+  });
+}
+
+bool has_infiniband(const Fabric& fabric) {
+  if (!fabric.ib.empty()) {
+    return true;
+  }
+  return std::any_of(fabric.hosts.begin(), fabric.hosts.end(), [](const Host& host) {
+    return std::any_of(host.nics.begin(), host.nics.end(),
+                       [](const Nic& nic) { return nic.link_layer == "InfiniBand"; });
+  });
+}
+
 }  // namespace netdoctor::model

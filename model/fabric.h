@@ -272,4 +272,10 @@ struct Fabric {
   const Switch* find_switch(const std::string& switch_name) const;
 };
 
+// Whether the fabric has Ethernet (RoCE) ports: a SONiC switch, or a NIC whose link layer is
+// not InfiniBand (an unknown link layer counts: older captures do not say).
+bool has_ethernet(const Fabric& fabric);
+// Whether it has InfiniBand: fabric views, or a NIC whose link layer is InfiniBand.
+bool has_infiniband(const Fabric& fabric);
+
 }  // namespace netdoctor::model

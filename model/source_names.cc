@@ -47,6 +47,7 @@ const std::vector<std::string>& known_sources() {
       k_perfquery,
       k_ibqueryerrors,
       k_sminfo,
+      k_ibnodes,
       k_ibdiagnet,
   };
   return sources;

@@ -237,7 +237,8 @@ class DropsBuffersProbe final : public FleetProbe<Survey> {
              .findings = {"lossless-queue-drops", "nic-discards", "lossy-queue-drops",
                           "drops-at-lossy-nic"},
              .clearing = "drops-clear",
-             .thresholds = {"min_drop_rate", "lossy_drops_weight", "clear_strength"}}) {}
+             .thresholds = {"min_drop_rate", "lossy_drops_weight", "clear_strength"},
+             .fabric = FabricScope::Ethernet}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override { return survey_drops(judgement); }

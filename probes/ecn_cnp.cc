@@ -146,17 +146,17 @@ void judge_ignored(const Survey& fleet, Judgement& judgement) {
 class EcnCnpProbe final : public FleetProbe<Survey> {
  public:
   EcnCnpProbe()
-      : FleetProbe(
-            {.id = "ecn-cnp",
-             .description = "ECN marks received and CNPs versus PFC pause, per leaf",
-             .cost = CostClass::Passive,
-             .reads = {source::k_sysfs_hw_counters, source::k_ethtool_stats,
-                       source::k_show_queue_counters},
-             .findings = {"ecn-inactive", "cnp-ignored"},
-             .clearing = "ecn-active",
-             .thresholds = {"inactive_fraction", "min_fleet_activity", "min_pause_rate",
-                            "min_ignored_rate", "isolated_min_strength", "fabric_wide_strength",
-                            "ignored_half_rate", "active_strength"}}) {}
+      : FleetProbe({.id = "ecn-cnp",
+                    .description = "ECN marks received and CNPs versus PFC pause, per leaf",
+                    .cost = CostClass::Passive,
+                    .reads = {source::k_sysfs_hw_counters, source::k_ethtool_stats,
+                              source::k_show_queue_counters},
+                    .findings = {"ecn-inactive", "cnp-ignored"},
+                    .clearing = "ecn-active",
+                    .thresholds = {"inactive_fraction", "min_fleet_activity", "min_pause_rate",
+                                   "min_ignored_rate", "isolated_min_strength",
+                                   "fabric_wide_strength", "ignored_half_rate", "active_strength"},
+                    .fabric = FabricScope::Ethernet}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {

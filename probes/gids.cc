@@ -210,7 +210,8 @@ class GidsProbe final : public FleetProbe<Survey> {
                     .findings = {"no-rocev2-gid", "rocev1-only", "gid-index-differs"},
                     .clearing = "gids-consistent",
                     .thresholds = {"min_fleet_share", "missing_strength", "v1_only_strength",
-                                   "differs_strength", "ok_strength"}}) {}
+                                   "differs_strength", "ok_strength"},
+                    .fabric = FabricScope::Ethernet}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {

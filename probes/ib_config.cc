@@ -104,7 +104,8 @@ class IbConfigProbe final : public FleetProbe<Survey> {
                     .findings = {"ib-mtu-mismatch", "ib-switch-firmware-mismatch"},
                     .clearing = "ib-config-consistent",
                     .thresholds = {"mtu_mismatch_strength", "min_model_switches",
-                                   "firmware_mismatch_strength", "consistent_strength"}}) {}
+                                   "firmware_mismatch_strength", "consistent_strength"},
+                    .fabric = FabricScope::InfiniBand}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {

@@ -226,7 +226,8 @@ class IbLinkErrorsProbe final : public FleetProbe<Survey> {
              .thresholds = {"ber_limit", "min_symbol_errors", "budget_half_strength",
                             "min_receive_errors", "receive_half_strength", "min_flap_events",
                             "flap_half_strength", "min_remote_errors", "remote_half_strength",
-                            "history_strength", "clean_strength"}}) {}
+                            "history_strength", "clean_strength"},
+             .fabric = FabricScope::InfiniBand}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {

@@ -193,7 +193,8 @@ class IbLinkStateProbe final : public FleetProbe<Survey> {
              .findings = {"ib-link-degraded", "ib-link-down", "ib-port-not-active"},
              .clearing = "ib-link-state-ok",
              .thresholds = {"min_speed_share", "shortfall_half_strength", "narrow_min_strength",
-                            "down_strength", "not_active_strength", "ok_strength"}}) {}
+                            "down_strength", "not_active_strength", "ok_strength"},
+             .fabric = FabricScope::InfiniBand}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {

@@ -46,7 +46,8 @@ class LinkMarginProbe final : public FleetProbe<Survey> {
                     .findings = {"fec-margin-low"},
                     .clearing = "fec-margin-ok",
                     .thresholds = {"min_bits", "min_pre_fec_ber", "max_pre_fec_ber",
-                                   "near_limit_strength", "margin_ok_strength"}}) {}
+                                   "near_limit_strength", "margin_ok_strength"},
+                    .fabric = FabricScope::Ethernet}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {

@@ -123,7 +123,8 @@ class OversubscriptionProbe final : public FleetProbe<Survey> {
              .findings = {"oversubscribed-leaf"},
              .clearing = "capacity-balanced",
              .thresholds = {"max_balanced_ratio", "saturated_utilisation", "excess_half_strength",
-                            "ratio_only_weight", "balanced_strength"}}) {}
+                            "ratio_only_weight", "balanced_strength"},
+             .fabric = FabricScope::Ethernet}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {

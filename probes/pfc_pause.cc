@@ -38,7 +38,8 @@ class PfcPauseProbe final : public FleetProbe<Survey> {
                             "widespread_fraction", "widespread_min_count", "victims_half_strength",
                             "switch_pairs_half_strength", "quiet_strength",
                             "quiet_partial_strength", "pfcwd_min_storms", "pfcwd_storm_strength",
-                            "pfcwd_cumulative_strength"}}) {}
+                            "pfcwd_cumulative_strength"},
+             .fabric = FabricScope::Ethernet}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {

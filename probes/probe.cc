@@ -63,4 +63,22 @@ std::vector<const Probe*> ProbeRegistry::all() const {
   return out;
 }
 
+bool applies_to(FabricScope scope, const model::Fabric& fabric) {
+  switch (scope) {
+    case FabricScope::Any:
+      return true;
+    case FabricScope::Ethernet:
+      return model::has_ethernet(fabric);
+    case FabricScope::InfiniBand:
+      return model::has_infiniband(fabric);
+  }
+  return true;
+}
+
+std::string not_applicable_reason(FabricScope scope) {
+  return scope == FabricScope::InfiniBand
+             ? "not applicable: no InfiniBand in this fabric"
+             : "not applicable: no Ethernet (RoCE) ports in this fabric";
+}
+
 }  // namespace netdoctor::probes

@@ -26,6 +26,15 @@ enum class CostClass { Passive = 0, Config = 1, Active = 2 };
 const char* to_string(CostClass cost);
 std::optional<CostClass> cost_class_named(std::string_view name);
 
+// The kind of fabric a probe's mechanism exists on: PFC, ECN, DSCP, GIDs and SONiC switches are
+// Ethernet's (RoCE); the subnet views and their counters are InfiniBand's. On a fabric without
+// that kind of port the probe does not apply: it is not run, and its silence is not missing
+// data (engine/verdict.h).
+enum class FabricScope { Any, Ethernet, InfiniBand };
+// Whether `fabric` has the ports `scope` needs; with a reason to show when it has not.
+bool applies_to(FabricScope scope, const model::Fabric& fabric);
+std::string not_applicable_reason(FabricScope scope);
+
 struct ProbeSpec {
   std::string id;           // stable, kebab-case: "pfc-pause"
   std::string description;  // one line
@@ -34,6 +43,7 @@ struct ProbeSpec {
   std::vector<std::string> findings;    // signal ids of what it can find wrong
   std::string clearing;                 // the signal that says it looked and found nothing
   std::vector<std::string> thresholds;  // names of its kb thresholds
+  FabricScope fabric = FabricScope::Any;
   // Every signal id: the findings, then the clearing one.
   std::vector<std::string> signals() const;
 };

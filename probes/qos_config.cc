@@ -136,7 +136,8 @@ class QosConfigProbe final : public FleetProbe<Survey> {
              .clearing = "qos-consistent",
              .thresholds = {"min_trust_nics", "pfc_disabled_strength", "trust_mismatch_strength",
                             "consistent_strength", "min_fleet_pausing_nics",
-                            "inferred_off_strength", "inferred_consistent_strength"}}) {}
+                            "inferred_off_strength", "inferred_consistent_strength"},
+             .fabric = FabricScope::Ethernet}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {

@@ -211,7 +211,8 @@ class SubnetManagerProbe final : public FleetProbe<Survey> {
              .clearing = "sm-ok",
              .thresholds = {"no_master_strength", "failover_strength", "many_masters_strength",
                             "stalled_strength", "lids_missing_strength", "ok_strength",
-                            "lids_only_strength"}}) {}
+                            "lids_only_strength"},
+             .fabric = FabricScope::InfiniBand}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {

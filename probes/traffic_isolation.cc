@@ -78,7 +78,8 @@ class TrafficIsolationProbe final : public FleetProbe<Survey> {
                     .findings = {"non-rdma-on-lossless"},
                     .clearing = "isolation-ok",
                     .thresholds = {"max_foreign_share", "min_share_over_fleet",
-                                   "foreign_half_share", "ok_strength"}}) {}
+                                   "foreign_half_share", "ok_strength"},
+                    .fabric = FabricScope::Ethernet}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {

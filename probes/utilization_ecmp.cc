@@ -122,7 +122,8 @@ class UtilizationEcmpProbe final : public FleetProbe<Survey> {
                     .findings = {"ecmp-imbalance"},
                     .clearing = "ecmp-balanced",
                     .thresholds = {"hot_utilisation", "cold_share_of_hot", "max_balanced_cv",
-                                   "imbalance_half_factor", "balanced_strength"}}) {}
+                                   "imbalance_half_factor", "balanced_strength"},
+                    .fabric = FabricScope::Ethernet}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {

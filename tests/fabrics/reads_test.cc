@@ -11,6 +11,7 @@
 // load never withholds, may find all it needs there.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
@@ -151,7 +152,7 @@ bool observed_anywhere(const std::string& source) {
         return true;
       }
     }
-    // The InfiniBand subnet's views, recorded for the subnet and per node.
+    // The InfiniBand subnet's views, recorded for the fabric and for each node.
     if (observed(fixture.full.ib.sources)) {
       return true;
     }
@@ -164,11 +165,32 @@ bool observed_anywhere(const std::string& source) {
   return false;
 }
 
+// A probe of the InfiniBand subnet (one reading only its views, or scoped to InfiniBand: it
+// may also join the hosts' view of their HCAs), while no fixture carries a subnet view.
+bool reads_only_an_absent_ib_view(const probes::Probe& probe) {
+  const std::set<std::string> ib_views = {
+      model::source::k_ibnetdiscover, model::source::k_iblinkinfo, model::source::k_perfquery,
+      model::source::k_ibdiagnet,     model::source::k_sminfo,     model::source::k_ibqueryerrors,
+      model::source::k_ibnodes};
+  const bool only_ib =
+      probe.spec().fabric == probes::FabricScope::InfiniBand ||
+      std::all_of(probe.reads().begin(), probe.reads().end(),
+                  [&ib_views](const std::string& source) { return ib_views.count(source) > 0; });
+  const bool any_ib_fixture =
+      std::any_of(world().fixtures.begin(), world().fixtures.end(),
+                  [](const auto& fixture) { return !fixture.full.ib.empty(); });
+  return only_ib && !any_ib_fixture;
+}
+
 // One test per probe, so that the fixtures load once for both checks.
 TEST_P(EveryProbeReads, NothingButWhatItDeclaresWhichTheLoadersProvide) {
   const probes::Probe* probe = world().registry.find(GetParam());
   ASSERT_NE(probe, nullptr);
   ASSERT_FALSE(world().fixtures.empty());
+  if (reads_only_an_absent_ib_view(*probe)) {
+    GTEST_SKIP() << probe->id() << " reads only the InfiniBand fabric views and no fixture has "
+                 << "one yet (fabric/<sample>/): nothing to withhold";
+  }
   for (const auto& fixture : world().fixtures) {
     const model::Fabric narrowed = load(*fixture.bundle, reads_of(*probe));
     EXPECT_EQ(run(*probe, narrowed), run(*probe, fixture.full))

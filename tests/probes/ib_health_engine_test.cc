@@ -108,13 +108,12 @@ TEST(IbHealthEngine, HcasHeldInInitializeAreSubnetManagerWithTheirOwnAdvice) {
       << described(diagnosis);
 }
 
-// No cause on the healthy tree. (The verdict is not "healthy" but inconclusive: the RoCE
-// probes, most of the registry, have no data on a pure InfiniBand fabric and count as probes
-// without data.)
-TEST(IbHealthEngine, HealthyFatTreeHasNoCauseAndEveryIbProbeRanAndCleared) {
+// No cause on the healthy tree, and a healthy verdict: the RoCE-only probes do not apply to a
+// pure InfiniBand fabric (FabricScope), so their silence is not missing data.
+TEST(IbHealthEngine, HealthyFatTreeIsHealthyAndEveryIbProbeRanAndCleared) {
   const model::Fabric fabric = ib_fat_tree();
   const auto diagnosis = diagnose(fabric, "auto");
-  EXPECT_NE(diagnosis.verdict, engine::Verdict::RootCauseFound) << described(diagnosis);
+  EXPECT_EQ(diagnosis.verdict, engine::Verdict::Healthy) << described(diagnosis);
   EXPECT_TRUE(diagnosis.causes.empty()) << described(diagnosis);
   const std::set<std::string> ours = {"ib-link-errors", "ib-link-state", "subnet-manager",
                                       "ib-config"};
