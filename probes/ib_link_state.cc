@@ -31,6 +31,7 @@ struct Survey {
   std::vector<IbEnd> ports;  // cabled or up ports
   std::size_t with_state = 0;
   std::map<std::string, std::vector<double>> tier_gbps;  // data rate of Active ports by tier
+  std::map<std::string, std::vector<int>> tier_widths;   // and their trained widths
 };
 
 std::string word(model::RdmaPortState state) {
@@ -67,7 +68,15 @@ struct Expected {
   std::optional<double> gbps;
 };
 
-Expected expected_of(const model::IbPort& port, const IbEnd& peer) {
+// A tier of more links than this one (both ends of each are counted) has a usual to cap by.
+constexpr std::size_t k_ends_of_one_link = 2;
+
+// What the link should run at: the lesser of what each end supports, where the views say, and
+// no more than its tier usually runs where the tier has other links. Ports advertise more than
+// any cable of the fabric gives (ibsim and some switches list 12x): a link at the width and
+// rate of its tier is not degraded for that.
+Expected expected_of(const Survey& fleet, const IbEnd& end, const IbEnd& peer) {
+  const model::IbPort& port = *end.port;
   Expected out{port.supported_width, port.supported_data_gbps};
   if (peer.known()) {
     const model::IbPort& p = *peer.port;
@@ -77,6 +86,17 @@ Expected expected_of(const model::IbPort& port, const IbEnd& peer) {
     if (p.supported_data_gbps) {
       out.gbps = out.gbps ? std::min(*out.gbps, *p.supported_data_gbps) : *p.supported_data_gbps;
     }
+  }
+  const std::string tier = ib_tier(end, peer);
+  const std::vector<int>& widths = fleet.tier_widths.at(tier);
+  const std::vector<double>& rates = fleet.tier_gbps.at(tier);
+  if (const auto usual = int_mode_of(widths);
+      usual && out.width && widths.size() > k_ends_of_one_link) {
+    out.width = std::min(*out.width, *usual);
+  }
+  if (const auto usual = double_mode_of(rates);
+      usual && out.gbps && rates.size() > k_ends_of_one_link) {
+    out.gbps = std::min(*out.gbps, *usual);
   }
   return out;
 }
@@ -92,10 +112,11 @@ Shortfall shortfall_of(const Survey& fleet, const IbEnd& end, const IbEnd& peer,
   const model::IbPort& port = *end.port;
   const double share = judgement.limit("min_speed_share");
   const double gbps = port.data_gbps.value_or(0.0);
-  const Expected want = expected_of(port, peer);
+  const Expected want = expected_of(fleet, end, peer);
   Shortfall out;
   if (want.width && port.width && *port.width < *want.width) {
-    out.why.push_back(fmt::format("{}x where both ends support {}x", *port.width, *want.width));
+    out.why.push_back(
+        fmt::format("{}x where both ends support {}x, as its tier runs", *port.width, *want.width));
   }
   if (want.gbps && gbps > 0.0 && gbps < *want.gbps * share) {
     out.why.push_back(
@@ -174,6 +195,13 @@ void judge_not_active(const std::vector<IbEnd>& held, Judgement& judgement) {
   if (held.size() > k_listed) {
     names += fmt::format(" and {} more", held.size() - k_listed);
   }
+  // The switches whose ports wait: where a whole subnet waits (no SM), they carry the blame
+  // between them rather than dozens of ports a share each.
+  for (const IbEnd& end : held) {
+    if (!end.is_ca()) {
+      append_unique(entities, end.node->entity());
+    }
+  }
   judgement.find("ib-port-not-active", entities, judgement.limit("not_active_strength"),
                  fmt::format("{} IB ports are physically LinkUp but not Active, never brought "
                              "up by the subnet manager: {}",
@@ -209,9 +237,14 @@ class IbLinkStateProbe final : public FleetProbe<Survey> {
       const bool known =
           port.state != model::RdmaPortState::Unknown || port.phys != model::PhysState::Unknown;
       fleet.with_state += known ? 1U : 0U;
-      auto& rates = fleet.tier_gbps[ib_tier(end, ib_peer_end(ib, end))];
+      const std::string tier = ib_tier(end, ib_peer_end(ib, end));
+      auto& rates = fleet.tier_gbps[tier];
+      auto& widths = fleet.tier_widths[tier];
       if (active(port) && port.data_gbps) {
         rates.push_back(*port.data_gbps);
+      }
+      if (active(port) && port.width) {
+        widths.push_back(*port.width);
       }
     }
     return fleet;

@@ -2,9 +2,6 @@
 // fault injected the way it happens on a real subnet. Each test names the cause the diagnosis
 // must rank first and the culprit entity it must blame (spec/bundle.md "Entity names": a switch
 // is its description without "MF0;" and ":<model>/<unit>", or 0x<guid> when not unique).
-//
-// DISABLED_: enabled when the IB loader and probes land (the loader of fabric/<sample>/ into
-// Fabric::ib and the link-errors / ib-congestion / link-degraded / subnet-manager probes).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -51,8 +48,7 @@ std::string port_counter(const std::string& node, int port, const std::string& a
   return "PerformanceSet \"" + node + "\"[" + std::to_string(port) + "] PortCounters." + assignment;
 }
 
-// enabled when the IB loader and probes land
-TEST(IbsimDiagnose, DISABLED_SymbolErrorsClimbingOnASwitchPortAreLinkErrorsThere) {
+TEST(IbsimDiagnose, SymbolErrorsClimbingOnASwitchPortAreLinkErrorsThere) {
   SKIP_WITHOUT_IBSIM();
   IbsimFabric fabric(fat_tree_netfile(FatTree{}));
   ASSERT_TRUE(fabric.ok());
@@ -89,8 +85,7 @@ TEST(IbsimDiagnose, XmitWaitTreeRootedAtOneHostIsCongestionOfThatHca) {
   EXPECT_FALSE(blames(diagnosis, "port:spine-01/1")) << "a victim, not the root";
 }
 
-// enabled when the IB loader and probes land
-TEST(IbsimDiagnose, DISABLED_APortTrainedAt1xIsLinkDegradedThere) {
+TEST(IbsimDiagnose, APortTrainedAt1xIsLinkDegradedThere) {
   SKIP_WITHOUT_IBSIM();
   IbsimFabric fabric(fat_tree_netfile(FatTree{}));
   ASSERT_TRUE(fabric.ok());
@@ -105,8 +100,7 @@ TEST(IbsimDiagnose, DISABLED_APortTrainedAt1xIsLinkDegradedThere) {
   EXPECT_TRUE(blames(diagnosis, "port:leaf-02/3")) << diagnosis.text;
 }
 
-// enabled when the IB loader and probes land
-TEST(IbsimDiagnose, DISABLED_NoSubnetManagerLeavesPortsInitializeAndIsSubnetManager) {
+TEST(IbsimDiagnose, NoSubnetManagerLeavesPortsInitializeAndIsSubnetManager) {
   SKIP_WITHOUT_IBSIM();
   IbsimFabric fabric(fat_tree_netfile(FatTree{}));
   ASSERT_TRUE(fabric.ok());
@@ -118,8 +112,7 @@ TEST(IbsimDiagnose, DISABLED_NoSubnetManagerLeavesPortsInitializeAndIsSubnetMana
   EXPECT_TRUE(blames(diagnosis, "switch:leaf-01")) << diagnosis.text;
 }
 
-// enabled when the IB loader and probes land
-TEST(IbsimDiagnose, DISABLED_AMasterSmThatDiedIsSubnetManagerOnItsHost) {
+TEST(IbsimDiagnose, AMasterSmThatDiedIsSubnetManagerOnItsHost) {
   SKIP_WITHOUT_IBSIM();
   IbsimFabric fabric(fat_tree_netfile(FatTree{}));  // opensm runs on node01's HCA
   ASSERT_TRUE(fabric.ok());
@@ -131,8 +124,7 @@ TEST(IbsimDiagnose, DISABLED_AMasterSmThatDiedIsSubnetManagerOnItsHost) {
   EXPECT_TRUE(blames(diagnosis, "nic:node01/mlx5_0")) << diagnosis.text;
 }
 
-// enabled when the IB loader and probes land
-TEST(IbsimDiagnose, DISABLED_SwitchesSharingADescriptionAreNamedByGuid) {
+TEST(IbsimDiagnose, SwitchesSharingADescriptionAreNamedByGuid) {
   SKIP_WITHOUT_IBSIM();
   // Two leaves both described "MF0;leaf:MQM8700/U1" (ibsim takes a node's description from the
   // header's "# ..." comment, its id stays unique): the second leaf's port is blamed by GUID

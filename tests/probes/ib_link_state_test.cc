@@ -134,6 +134,34 @@ TEST(IbLinkState, AnHcaLinkUpButInitializeWasNotActivatedByTheSm) {
   EXPECT_TRUE(with_signal(result, "ib-link-down").empty());
 }
 
+TEST(IbLinkState, SwitchPortsWaitingInInitializeNameTheirSwitches) {
+  model::Fabric fabric = ib_fat_tree();
+  for (std::uint32_t port : {1u, 2u}) {
+    ib_switch_port(fabric, "leaf-02", port).state = model::RdmaPortState::Init;
+  }
+  const auto found = with_signal(run_probe(k_probe, fabric), "ib-port-not-active");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].entities,
+            (std::vector<std::string>{"port:leaf-02/1", "port:leaf-02/2", "switch:leaf-02"}));
+}
+
+// Ports that advertise more than any link of the fabric runs (ibsim and some switches list
+// 12x): a link at its tier's width and rate is not degraded for that; one below it still is.
+TEST(IbLinkState, WhatPortsAdvertiseIsCappedByWhatTheirTierRuns) {
+  model::Fabric fabric = ib_fat_tree();
+  for (auto& node : fabric.ib.nodes) {
+    for (auto& port : node.ports) {
+      port.supported_width = 12;
+      port.supported_data_gbps = 600.0;
+    }
+  }
+  EXPECT_TRUE(with_signal(run_probe(k_probe, fabric), "ib-link-degraded").empty());
+  train(fabric, ib_switch_port(fabric, "leaf-01", 3), 1, "HDR", 50.0);
+  const auto found = with_signal(run_probe(k_probe, fabric), "ib-link-degraded");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(*found[0].fleet_normal, 200.0);
+}
+
 TEST(IbLinkState, NoSubnetViewIsSkipped) {
   model::Fabric fabric = ib_fat_tree();
   fabric.ib = {};
