@@ -7,8 +7,9 @@
 // switch to HCA). Switch ports with nothing cabled are left alone.
 //
 // A link trained narrower (a 4x link up as 1x or 2x) or slower (NDR as HDR, HDR as EDR) than
-// both ends support, or, where no view says what they support, slower than its tier, carries a
-// fraction of its share and the collective waits for it (ib-link-degraded). A port cabled to a peer
+// both ends support (capped by what its tier runs: ports advertise widths no cable gives), or,
+// where no view says what they support, slower than its tier, carries a fraction of its share
+// and the collective waits for it (ib-link-degraded). A port cabled to a peer
 // but Down, Polling or Disabled carries nothing (ib-link-down). A port physically LinkUp but left
 // in Initialize or Armed was never activated by the subnet manager: it has no path through the
 // subnet (ib-port-not-active, pointing at the subnet manager).
