@@ -67,7 +67,8 @@ void expect_views_parse(const Bundle& bundle, std::size_t k) {
 
 TEST(IbSimFormats, EveryFabricViewParsesWithNothingLeftOver) {
   for (const Shape& shape : k_shapes) {
-    SCOPED_TRACE(::testing::Message() << shape.hosts << "x" << shape.nics << " seed " << shape.seed);
+    SCOPED_TRACE(::testing::Message()
+                 << shape.hosts << "x" << shape.nics << " seed " << shape.seed);
     const Bundle bundle = run(ib_config(shape.hosts, shape.nics, {}, shape.seed, shape.speed));
     for (std::size_t k = 0; k < bundle.simulation.fabric.samples; ++k) {
       expect_views_parse(bundle, k);

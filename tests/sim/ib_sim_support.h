@@ -83,9 +83,8 @@ class FabricCounters {
     if (it == m_cache.end()) {
       const std::string id = std::to_string(lid);
       std::string text = fabric_file(m_bundle, k, "perfquery_-x_-l_" + id);
-      const auto plain =
-          m_bundle.files.find("fabric/" + m_bundle.sample(k) +
-                              "/sos_commands/infiniband/perfquery_-l_" + id);
+      const auto plain = m_bundle.files.find("fabric/" + m_bundle.sample(k) +
+                                             "/sos_commands/infiniband/perfquery_-l_" + id);
       if (plain != m_bundle.files.end()) {
         text += plain->second;
       }
