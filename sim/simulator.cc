@@ -90,6 +90,7 @@ Status write_host(const Fabric& fabric, const Host& host, TreeWriter& writer,
     }
     const std::string infiniband = dir + "sos_commands/infiniband/";
     if (ib) {
+      put(dir + "sos_commands/networking/ip_-d_address", ip_address(host, FabricKind::Ib));
       put(infiniband + "ibstat", ibstat(host));
       put(infiniband + "ibv_devinfo_-v", ibv_devinfo(host, FabricKind::Ib));
       put(infiniband + "rdma_link_show", ib_rdma_link_show(host));

@@ -49,7 +49,7 @@ const char* phys_name(IbPhys phys) {
   return phys == IbPhys::Polling ? "Polling" : phys == IbPhys::Disabled ? "Disabled" : "LinkUp";
 }
 
-PortView switch_port_view(const Fabric& fabric, const Switch& sw, const Port& port) {
+PortView switch_port_view(const Fabric& fabric, const Port& port) {
   PortView v;
   v.number = port.number;
   v.state = port.ib_state;
@@ -80,11 +80,10 @@ PortView switch_port_view(const Fabric& fabric, const Switch& sw, const Port& po
     v.remote_desc = switch_description(peer);
     v.remote_rated_gbps = far.rated_gbps;
   }
-  (void)sw;
   return v;
 }
 
-PortView hca_port_view(const Fabric& fabric, const Host& host, const Nic& nic) {
+PortView hca_port_view(const Fabric& fabric, const Nic& nic) {
   PortView v;
   v.number = 1;
   v.state = nic.ib_state;
@@ -103,7 +102,6 @@ PortView hca_port_view(const Fabric& fabric, const Host& host, const Nic& nic) {
   v.remote_lid = leaf.lid;
   v.remote_desc = switch_description(leaf);
   v.remote_rated_gbps = leaf.ports[nic.port].rated_gbps;
-  (void)host;
   return v;
 }
 
@@ -111,7 +109,7 @@ PortView hca_port_view(const Fabric& fabric, const Host& host, const Nic& nic) {
 std::vector<PortView> all_ports(const Fabric& fabric, const Switch& sw) {
   std::map<int, PortView> by_number;
   for (const Port& port : sw.ports) {
-    by_number[port.number] = switch_port_view(fabric, sw, port);
+    by_number[port.number] = switch_port_view(fabric, port);
   }
   std::vector<PortView> views;
   for (int n = 1; n <= static_cast<int>(sw.radix); ++n) {
@@ -190,7 +188,7 @@ void ibnet_switch(const Fabric& fabric, const Switch& sw, fmt::memory_buffer& ou
 
 void ibnet_hca(const Fabric& fabric, const Host& host, const Nic& nic, fmt::memory_buffer& out) {
   const IbGeneration& gen = ib_generation(fabric.ib_speed);
-  const PortView v = hca_port_view(fabric, host, nic);
+  const PortView v = hca_port_view(fabric, nic);
   auto o = std::back_inserter(out);
   fmt::format_to(o, "vendid=0x2c9\ndevid={}\nsysimgguid=0x{:x}\ncaguid=0x{:x}\n", gen.hca_devid,
                  nic.node_guid, nic.node_guid);
@@ -262,7 +260,7 @@ std::string iblinkinfo(const Fabric& fabric) {
       }
       fmt::format_to(o, "CA: {}:\n", hca_description(host, nic));
       fmt::format_to(o, "      0x{:016x} {:>6} {:>4}[  ] {}", nic.node_guid, nic.lid, 1,
-                     link_columns(hca_port_view(fabric, host, nic)));
+                     link_columns(hca_port_view(fabric, nic)));
     }
   }
   return fmt::to_string(out);

@@ -6,6 +6,7 @@
 
 #include "ib_sim_support.h"
 #include "parsers/ibv_devinfo.h"
+#include "parsers/ip_address.h"
 
 namespace netdoctor::sim::testing {
 namespace {
@@ -95,6 +96,13 @@ TEST(IbSimFormats, HostsCarryInfiniBandViewsAndNoEthernetOnes) {
   EXPECT_EQ(bundle.file(port + "rate"), "400 Gb/sec (4X NDR)\n");
   EXPECT_EQ(bundle.file(port + "sm_lid"), "0x1\n");
   EXPECT_EQ(parse_hex(trim(bundle.file(port + "lid"))), host.nics[1].lid);
+  auto ip = parsers::parse_ip_address(bundle.file(dir + "sos_commands/networking/ip_-d_address"));
+  ASSERT_TRUE(ip.ok());
+  const parsers::IpInterface* ipoib = ip.value().find(host.nics[1].netdev);
+  ASSERT_NE(ipoib, nullptr);
+  EXPECT_EQ(ipoib->link_type, "infiniband");
+  EXPECT_EQ(ipoib->mtu, 4092u);
+  EXPECT_EQ(ipoib->parent_dev, host.nics[1].pci);
   for (const char* tool : {"ibv_devinfo_-v", "ibstat"}) {
     auto info = parsers::parse_ibv_devinfo(bundle.file(dir + "sos_commands/infiniband/" + tool));
     ASSERT_TRUE(info.ok()) << tool;

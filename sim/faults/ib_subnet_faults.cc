@@ -100,6 +100,59 @@ Status inject_ib_congestion(FaultContext& context) {
   return {};
 }
 
+namespace {
+
+// OpenSM died; HCAs that came up since (a reboot, a reseated cable) wait in Initialize.
+void no_sm(FaultContext& context, const std::string& sm_node, std::size_t hcas) {
+  Fabric& fabric = context.fabric;
+  fabric.managers.clear();
+  context.culprits = {sm_node};
+  for (const auto& [h, n] : pick_hcas(fabric, std::max<std::size_t>(1, hcas / 8), context.rng)) {
+    set_hca_state(fabric, h, n, IbState::Init);
+    fabric.hosts[h].nics[n].sm_lid = 0;
+    context.culprits.push_back(nic_entity(fabric, h, n));
+  }
+}
+
+// opensm started on a compute node by mistake, at the same priority: both claim the subnet and
+// part of the HCAs follow the second one.
+void two_masters(FaultContext& context, const std::string& sm_node) {
+  Fabric& fabric = context.fabric;
+  Rng& rng = context.rng;
+  const auto picked = pick_hcas(fabric, 1, rng).front();
+  const std::size_t h = picked.first;
+  const std::size_t n = picked.second;
+  SubnetManager second;
+  second.host = h;
+  second.nic = n;
+  second.guid = fabric.hosts[h].nics[n].node_guid;
+  second.lid = fabric.hosts[h].nics[n].lid;
+  second.priority = fabric.managers.front().priority;
+  second.activity = 100 + rng.below(5000);
+  fabric.managers.push_back(second);
+  for (Host& host : fabric.hosts) {
+    for (Nic& nic : host.nics) {
+      if (rng.chance(0.4)) {
+        nic.sm_lid = second.lid;
+      }
+    }
+  }
+  context.culprits = {nic_entity(fabric, h, n), host_entity(fabric, h), sm_node};
+}
+
+// The SM runs but left some ports short of Active: Armed (LID given) or Initialize (none).
+void stuck_ports(FaultContext& context, const std::string& sm_node) {
+  Fabric& fabric = context.fabric;
+  Rng& rng = context.rng;
+  for (const auto& [h, n] : pick_hcas(fabric, 1 + rng.below(3), rng)) {
+    set_hca_state(fabric, h, n, rng.chance(0.5) ? IbState::Armed : IbState::Init);
+    context.culprits.push_back(nic_entity(fabric, h, n));
+  }
+  context.culprits.push_back(sm_node);
+}
+
+}  // namespace
+
 Status prepare_subnet_manager(FaultContext& context) {
   Fabric& fabric = context.fabric;
   if (!context.requested.empty() && context.requested != "fabric") {
@@ -108,49 +161,17 @@ Status prepare_subnet_manager(FaultContext& context) {
                       context.requested);
   }
   ND_TRY(pick_variant(context, {"no-sm", "two-masters", "stuck-ports"}));
-  const SubnetManager master = fabric.managers.front();
-  const std::string sm_node = switch_entity(fabric, master.sw);
-  Rng& rng = context.rng;
+  const std::string sm_node = switch_entity(fabric, fabric.managers.front().sw);
   std::size_t hcas = 0;
   for (const Host& host : fabric.hosts) {
     hcas += host.nics.size();
   }
   if (context.variant == "no-sm") {
-    // OpenSM died; HCAs that came up since (a reboot, a reseated cable) wait in Initialize.
-    fabric.managers.clear();
-    context.culprits = {sm_node};
-    for (const auto& [h, n] : pick_hcas(fabric, std::max<std::size_t>(1, hcas / 8), rng)) {
-      set_hca_state(fabric, h, n, IbState::Init);
-      fabric.hosts[h].nics[n].sm_lid = 0;
-      context.culprits.push_back(nic_entity(fabric, h, n));
-    }
+    no_sm(context, sm_node, hcas);
   } else if (context.variant == "two-masters") {
-    // opensm started on a compute node by mistake, at the same priority: both claim the subnet
-    // and part of the HCAs follow the second one.
-    const auto [h, n] = pick_hcas(fabric, 1, rng).front();
-    SubnetManager second;
-    second.host = h;
-    second.nic = n;
-    second.guid = fabric.hosts[h].nics[n].node_guid;
-    second.lid = fabric.hosts[h].nics[n].lid;
-    second.priority = master.priority;
-    second.activity = 100 + rng.below(5000);
-    fabric.managers.push_back(second);
-    for (Host& host : fabric.hosts) {
-      for (Nic& nic : host.nics) {
-        if (rng.chance(0.4)) {
-          nic.sm_lid = second.lid;
-        }
-      }
-    }
-    context.culprits = {nic_entity(fabric, h, n), host_entity(fabric, h), sm_node};
+    two_masters(context, sm_node);
   } else {
-    // The SM runs but left some ports short of Active: Armed (LID given) or Initialize (none).
-    for (const auto& [h, n] : pick_hcas(fabric, 1 + rng.below(3), rng)) {
-      set_hca_state(fabric, h, n, rng.chance(0.5) ? IbState::Armed : IbState::Init);
-      context.culprits.push_back(nic_entity(fabric, h, n));
-    }
-    context.culprits.push_back(sm_node);
+    stuck_ports(context, sm_node);
   }
   return {};
 }
