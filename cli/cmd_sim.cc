@@ -196,8 +196,8 @@ void add_sim_command(CLI::App& app, Context& context) {
   sub->add_option("--interval", options->interval, "Seconds between samples (default 30)");
   sub->add_option("--fault", options->faults,
                   "Fault id[:variant][@entity]; a cause id of spec/diagnosis.md or 'healthy'; at "
-                  "most two (variants: subnet-manager:no-sm|two-masters|stuck-ports, "
-                  "link-degraded:width|speed|down on InfiniBand)")
+                  "most two (variants on InfiniBand: subnet-manager:no-sm|two-masters|stuck-ports, "
+                  "link-degraded:width|speed|down, ib-congestion:not-draining|pcie)")
       ->take_all();
   sub->add_option("--seed", options->seed, "Seed: the same seed gives the same bytes");
   sub->add_option("--symptom", options->symptom,

@@ -1,6 +1,7 @@
-// InfiniBand faults of the subnet as a whole: ib-congestion (a receiver that does not drain:
-// the leaf port facing it runs out of credits and waits, and the wait spreads back up the tree
-// to the spine ports toward that leaf and the other leaves' up-ports) and subnet-manager (no
+// InfiniBand faults of the subnet as a whole: ib-congestion (a receiver that does not drain, the
+// job behind it slow or its PCIe link trained x8: the leaf port facing it runs out of credits
+// and waits, and the wait spreads back up the tree to the spine ports toward that leaf and the
+// other leaves' up-ports) and subnet-manager (no
 // SM, two masters, or ports the SM left short of Active).
 #include <algorithm>
 
@@ -54,10 +55,16 @@ std::vector<std::pair<std::size_t, std::size_t>> pick_hcas(const Fabric& fabric,
 Status prepare_ib_congestion(FaultContext& context) {
   ND_TRY_ASSIGN(context.target,
                 pick_nic(context.fabric, "ib-congestion", context.requested, context.rng));
+  // Why it does not drain: the receiving job falls behind, or its PCIe link trained x8.
+  ND_TRY(pick_variant(context, {"not-draining", "pcie"}));
   const EntityRef& t = context.target;
-  const Nic& nic = context.fabric.hosts[t.host].nics[t.nic];
+  Nic& nic = context.fabric.hosts[t.host].nics[t.nic];
   context.culprits = {nic_entity(context.fabric, t.host, t.nic),
                       port_entity(context.fabric, nic.leaf, nic.port)};
+  if (context.variant == "pcie") {
+    nic.pcie_width = nic.pcie_max_width / 2;
+    context.culprits.push_back(host_entity(context.fabric, t.host));
+  }
   return {};
 }
 
