@@ -58,6 +58,27 @@ void write_nic(const Fabric& fabric, const Host& host, const Nic& nic, const Nic
   }
 }
 
+// The host's RDMA tools of one sample: ip, ibv_devinfo, rdma link (ibstat on InfiniBand,
+// show_gids on RoCE), ibdev2netdev, rdma statistic and resource.
+void write_rdma_tools(const Fabric& fabric, const Host& host, const std::string& dir,
+                      const std::string& statistic, const Put& put) {
+  const std::string infiniband = dir + "sos_commands/infiniband/";
+  if (fabric.kind == FabricKind::Ib) {
+    put(dir + "sos_commands/networking/ip_-d_address", ip_address(host, FabricKind::Ib));
+    put(infiniband + "ibstat", ibstat(host));
+    put(infiniband + "ibv_devinfo_-v", ibv_devinfo(host, FabricKind::Ib));
+    put(infiniband + "rdma_link_show", ib_rdma_link_show(host));
+  } else {
+    put(dir + "sos_commands/networking/ip_-d_address", ip_address(host));
+    put(infiniband + "ibv_devinfo_-v", ibv_devinfo(host));
+    put(infiniband + "rdma_link_show", rdma_link_show(host));
+    put(infiniband + "show_gids", show_gids(host));
+  }
+  put(infiniband + "ibdev2netdev", ibdev2netdev(host));
+  put(infiniband + "rdma_statistic_show", statistic);
+  put(infiniband + "rdma_resource_show", rdma_resource_show(host));
+}
+
 Status write_host(const Fabric& fabric, const Host& host, TreeWriter& writer,
                   const std::string& prefix, std::size_t& files) {
   const std::vector<double> times = sample_times(fabric, host.name);
@@ -88,21 +109,7 @@ Status write_host(const Fabric& fabric, const Host& host, TreeWriter& writer,
         write_nic(fabric, host, nic, counters, k, dir, put, statistic);
       }
     }
-    const std::string infiniband = dir + "sos_commands/infiniband/";
-    if (ib) {
-      put(dir + "sos_commands/networking/ip_-d_address", ip_address(host, FabricKind::Ib));
-      put(infiniband + "ibstat", ibstat(host));
-      put(infiniband + "ibv_devinfo_-v", ibv_devinfo(host, FabricKind::Ib));
-      put(infiniband + "rdma_link_show", ib_rdma_link_show(host));
-    } else {
-      put(dir + "sos_commands/networking/ip_-d_address", ip_address(host));
-      put(infiniband + "ibv_devinfo_-v", ibv_devinfo(host));
-      put(infiniband + "rdma_link_show", rdma_link_show(host));
-      put(infiniband + "show_gids", show_gids(host));
-    }
-    put(infiniband + "ibdev2netdev", ibdev2netdev(host));
-    put(infiniband + "rdma_statistic_show", statistic);
-    put(infiniband + "rdma_resource_show", rdma_resource_show(host));
+    write_rdma_tools(fabric, host, dir, statistic, put);
     const auto index = static_cast<std::size_t>(&host - fabric.hosts.data());
     const ClockView view = fabric.clock_views[index % fabric.clock_views.size()];
     const auto [clock_path, clock_text] = clock_view_output(fabric, host, view, host_time, k);
@@ -193,6 +200,31 @@ Status write_nccl(const Fabric& fabric, TreeWriter& writer, const std::string& p
   return {};
 }
 
+// The healthy workload, its history, the faults' consequences on it, and what every link then
+// carries (InfiniBand: with credit waits and frozen error history).
+Status run_traffic(Fabric& fabric, Rng& rng, const std::vector<const FaultSpec*>& specs,
+                   std::vector<FaultContext>& contexts, std::vector<InjectedFault>& injected) {
+  const bool ib = fabric.kind == FabricKind::Ib;
+  seed_base_rates(fabric, rng);
+  if (ib) {
+    seed_ib_rates(fabric);
+  }
+  derive_links(fabric);
+  snapshot_history(fabric, rng);
+  if (ib) {
+    seed_ib_history(fabric, rng);
+  }
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    ND_TRY(specs[i]->on(fabric.kind).inject(contexts[i]));
+    injected.push_back({specs[i]->id, contexts[i].culprits, contexts[i].variant});
+  }
+  derive_links(fabric);
+  if (ib) {
+    derive_ib_waits(fabric);
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<Simulation> simulate(const SimConfig& config) {
@@ -224,24 +256,7 @@ Result<Simulation> simulate(const SimConfig& config) {
       return error;
     }
   }
-  const bool ib = fabric.kind == FabricKind::Ib;
-  seed_base_rates(fabric, rng);
-  if (ib) {
-    seed_ib_rates(fabric);
-  }
-  derive_links(fabric);
-  snapshot_history(fabric, rng);
-  if (ib) {
-    seed_ib_history(fabric, rng);
-  }
-  for (std::size_t i = 0; i < specs.size(); ++i) {
-    ND_TRY(specs[i]->on(fabric.kind).inject(contexts[i]));
-    sim.faults.push_back({specs[i]->id, contexts[i].culprits, contexts[i].variant});
-  }
-  derive_links(fabric);
-  if (ib) {
-    derive_ib_waits(fabric);
-  }
+  ND_TRY(run_traffic(fabric, rng, specs, contexts, sim.faults));
 
   std::vector<std::string> ids;
   for (const InjectedFault& fault : sim.faults) {

@@ -37,16 +37,16 @@ TEST(IbSimCli, WritesFabricViewsAndTheExpectedAnswer) {
 
 TEST(IbSimCli, RefusesEthernetFaultsAsAUsageError) {
   const std::string dir = netdoctor::testing::make_temp_dir("ib-sim-cli-refused");
-  const auto result = netdoctor::testing::run_netdoctor(
-      {"sim", "--fabric", "ib", "--hosts", "4", "--nics", "2", "--fault", "pfc-storm", "--out",
-       dir + "/b"},
-      dir);
+  const auto result =
+      netdoctor::testing::run_netdoctor({"sim", "--fabric", "ib", "--hosts", "4", "--nics", "2",
+                                         "--fault", "pfc-storm", "--out", dir + "/b"},
+                                        dir);
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_NE(result.err.find("no meaning on an InfiniBand fabric"), std::string::npos) << result.err;
-  const auto bad_speed = netdoctor::testing::run_netdoctor(
-      {"sim", "--fabric", "ib", "--ib-speed", "xdr", "--hosts", "4", "--nics", "2", "--out",
-       dir + "/c"},
-      dir);
+  const auto bad_speed =
+      netdoctor::testing::run_netdoctor({"sim", "--fabric", "ib", "--ib-speed", "xdr", "--hosts",
+                                         "4", "--nics", "2", "--out", dir + "/c"},
+                                        dir);
   EXPECT_EQ(bad_speed.exit_code, 2);
 }
 
