@@ -28,6 +28,8 @@ bool holds_layout(const std::vector<DirEntry>& entries) {
          has_entry(entries, "switches", DirEntry::Kind::Dir) ||
          has_entry(entries, "perftest", DirEntry::Kind::Dir) ||
          has_entry(entries, "perftest-baseline", DirEntry::Kind::Dir) ||
+         has_entry(entries, "fabric", DirEntry::Kind::Dir) ||
+         has_entry(entries, "nccl", DirEntry::Kind::Dir) ||
          has_entry(entries, "bundle.json", DirEntry::Kind::File);
 }
 
@@ -112,7 +114,7 @@ Result<FoundRoot> find_root(const FileTree& tree, const std::string& shown) {
   }
   return make_error(
       ErrorCode::InvalidArgument,
-      fmt::format("not a bundle: expected hosts/, switches/, perftest/ or "
+      fmt::format("not a bundle: expected hosts/, switches/, fabric/, nccl/, perftest/ or "
                   "bundle.json (spec/bundle.md), an sos report's sos_commands/ (at the top or "
                   "under one top directory), or a folder of sos reports"),
       shown);
@@ -126,6 +128,8 @@ class BundleBuilder {
       : m_bundle(bundle), m_options(options) {}
 
   void add_machines(const std::string& dir, std::vector<MachineCapture>& into);
+  // fabric/<sample>/ directories: one sample each, sorted by name.
+  void add_fabric_samples();
   void add_perftests(const std::string& dir, bool baseline);
   void add_manifest();
   std::optional<MachineSample> sos_archive_sample(const std::string& path,
@@ -267,6 +271,32 @@ void BundleBuilder::add_machines(const std::string& dir, std::vector<MachineCapt
   }
 }
 
+void BundleBuilder::add_fabric_samples() {
+  constexpr std::string_view k_fabric = "fabric";
+  auto samples = tree().list(std::string(k_fabric));
+  if (!samples.ok()) {
+    if (samples.error().code != ErrorCode::NotFound) {
+      problem(samples.error());
+    }
+    return;
+  }
+  for (const DirEntry& sample : *samples) {
+    const std::string sample_path = join_path(k_fabric, sample.name);
+    if (sample.kind == DirEntry::Kind::Dir) {
+      m_bundle.fabric_samples.push_back(MachineSample{
+          sample.name, make_tree_sample(m_bundle.tree, sample_path,
+                                        fmt::format("fabric sample {}", sample.name))});
+    } else if (sample.kind == DirEntry::Kind::Other) {
+      problem(
+          make_error(ErrorCode::Refused,
+                     "fabric sample is a symbolic link that leaves the bundle, loops or dangles",
+                     tree().display_path(sample_path)));
+    }
+  }
+  std::sort(m_bundle.fabric_samples.begin(), m_bundle.fabric_samples.end(),
+            [](const MachineSample& a, const MachineSample& b) { return a.name < b.name; });
+}
+
 void BundleBuilder::add_perftests(const std::string& dir, bool baseline) {
   auto pairs = tree().list(dir);
   if (!pairs.ok()) {
@@ -404,6 +434,7 @@ Result<Bundle> open_bundle_tree(std::shared_ptr<const FileTree> whole, const std
   builder.add_manifest();
   builder.add_machines("hosts", bundle.hosts);
   builder.add_machines("switches", bundle.switches);
+  builder.add_fabric_samples();
   builder.add_perftests("perftest", false);
   builder.add_perftests("perftest-baseline", true);
   return bundle;

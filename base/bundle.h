@@ -1,6 +1,7 @@
 // Bundle: what a capture bundle (spec/bundle.md) holds: hosts and switches with their
-// samples in time order, perftest outputs, the optional manifest, and every problem met while
-// opening it. A directory, a .tar/.tar.gz/.tar.xz of one, or a lone sos report all open here.
+// samples in time order, the InfiniBand fabric samples, perftest outputs, the optional manifest,
+// and every problem met while opening it. A directory, a .tar/.tar.gz/.tar.xz of one, or a lone sos
+// report all open here.
 #pragma once
 
 #include <memory>
@@ -34,10 +35,13 @@ struct PerftestFile {
 };
 
 struct Bundle {
-  std::string path;                          // as given by the user
-  std::shared_ptr<const FileTree> tree;      // rooted at the bundle's root
-  std::vector<MachineCapture> hosts;         // sorted by name
-  std::vector<MachineCapture> switches;      // sorted by name
+  std::string path;                      // as given by the user
+  std::shared_ptr<const FileTree> tree;  // rooted at the bundle's root
+  std::vector<MachineCapture> hosts;     // sorted by name
+  std::vector<MachineCapture> switches;  // sorted by name
+  // fabric/<sample>/ (spec/bundle.md 1.1, InfiniBand fabric views), sorted by name = time
+  // order; each a SampleSource over that subtree (captured_at, sos_commands/<group>/...).
+  std::vector<MachineSample> fabric_samples;
   std::vector<PerftestFile> perftests;       // current runs, then baseline runs
   std::optional<std::string> manifest_json;  // bundle.json, if present
   std::vector<Error> problems;               // unreadable or refused parts; the rest loaded
@@ -52,8 +56,9 @@ Result<Bundle> open_bundle(const std::string& path, const BundleOptions& options
 
 // Several bundles as one (base/bundle_merge.cc): machines met in several are one machine with
 // every sample (clashing sample names prefixed "b<k>-" by the bundle's position, so they sort in
-// the order given); perftest runs and problems of all; the manifest of the first. A bundle that
-// will not open becomes a problem naming it; fails only when none opens. One path: open_bundle.
+// the order given); the fabric samples of all likewise, as if of one machine; perftest runs and
+// problems of all; the manifest of the first. A bundle that will not open becomes a problem naming
+// it; fails only when none opens. One path: open_bundle.
 Result<Bundle> open_bundles(const std::vector<std::string>& paths,
                             const BundleOptions& options = {});
 

@@ -81,14 +81,26 @@ Result<Bundle> open_bundles(const std::vector<std::string>& paths, const BundleO
   out.problems = std::move(failures);  // a bundle that would not open is named, the rest load
   std::vector<std::vector<MachineCapture>*> hosts;
   std::vector<std::vector<MachineCapture>*> switches;
-  for (auto& bundle : opened) {
+  // The fabric samples of each bundle as the samples of one machine, merged like a host's.
+  std::vector<std::vector<MachineCapture>> fabric_of(opened.size());
+  std::vector<std::vector<MachineCapture>*> fabric;
+  for (std::size_t b = 0; b < opened.size(); ++b) {
+    auto& bundle = opened[b];
     hosts.push_back(&bundle.hosts);
     switches.push_back(&bundle.switches);
+    if (!bundle.fabric_samples.empty()) {
+      fabric_of[b].push_back(MachineCapture{"fabric", std::move(bundle.fabric_samples)});
+    }
+    fabric.push_back(&fabric_of[b]);
     std::move(bundle.perftests.begin(), bundle.perftests.end(), std::back_inserter(out.perftests));
     std::move(bundle.problems.begin(), bundle.problems.end(), std::back_inserter(out.problems));
   }
   out.hosts = merge_machines(hosts);
   out.switches = merge_machines(switches);
+  auto merged_fabric = merge_machines(fabric);
+  if (!merged_fabric.empty()) {
+    out.fabric_samples = std::move(merged_fabric.front().samples);
+  }
   // Current runs before baseline runs, as one bundle lists them.
   std::stable_partition(out.perftests.begin(), out.perftests.end(),
                         [](const PerftestFile& run) { return !run.baseline; });

@@ -4,6 +4,9 @@
 //   netdoctor collect --out PATH [--samples S] [--interval SEC] [--root DIR] [--host NAME]
 //   netdoctor collect --hosts node[01-32] --via ssh|pdsh|srun [--parallel P] --out PATH
 //
+// On a host with an InfiniBand port (or with --fabric) each sample also captures the subnet's
+// views into fabric/<sample>/ (collect/fabric_collector.h); --no-fabric skips them.
+//
 // PATH is a directory, a .tar.gz, or "-" (a .tar.gz on standard output; --base64 makes it
 // text, which is how fan-out carries captures through launchers).
 #include <fmt/format.h>
@@ -50,6 +53,11 @@ struct CollectArgs {
   SwitchArgs switches;
   std::vector<std::string> nccl_logs;  // the job's NCCL_DEBUG=INFO logs, nccl-tests outputs
   std::string nccl_job = "job";
+  // InfiniBand fabric views
+  bool fabric = false;
+  bool no_fabric = false;
+  int fabric_parallel = 8;
+  double fabric_timeout_s = 60.0;
 };
 
 // Commands of one sample run this many at a time: each is mostly waiting on the kernel or a
@@ -147,6 +155,16 @@ void run_local(const CollectArgs& args, Context& context) {
   options.interval = to_ms(args.interval_s);
   options.command_parallelism = k_command_parallelism;
   options.host = args.host;
+  options.fabric_runner = &runner;
+  options.fabric.mode = args.fabric      ? collect::FabricMode::On
+                        : args.no_fabric ? collect::FabricMode::Off
+                                         : collect::FabricMode::Auto;
+  options.fabric.parallelism = args.fabric_parallel;
+  options.fabric.view_command.timeout = to_ms(args.fabric_timeout_s);
+  options.fabric.perfquery_command = command_options;
+  options.fabric.progress = [&context](const std::string& line) {
+    context.err << "netdoctor collect: " << line << "\n";
+  };
   if (options.host.empty()) {
     auto named = collect::host_name_of(*make_live_sample(args.root, runner, command_options, 0.0));
     if (!named.ok()) {
@@ -198,6 +216,13 @@ void run_local(const CollectArgs& args, Context& context) {
       options.host, args.out, report->sample_names.size(), report->plan.rdma_devices.size(),
       report->plan.interfaces.size(), report->files_written, report->commands_captured,
       report->notes.size());
+  if (report->fabric_samples > 0) {
+    context.err << fmt::format(
+        "netdoctor collect: fabric: {} sample(s), {} outputs, {} failed command(s) (each "
+        "sample's fabric/<sample>/{} says which)\n",
+        report->fabric_samples, report->fabric_outputs, report->fabric_failed,
+        collect::k_fabric_log);
+  }
   context.exit_code = ExitCode::Ok;
 }
 
@@ -230,6 +255,15 @@ void run_fanout(const CollectArgs& args, Context& context, const CLI::App& sub) 
   }
   options.collect_args.insert(options.collect_args.end(), args.remote_args.begin(),
                               args.remote_args.end());
+  // The subnet is swept once: the first host's capture carries the fabric views.
+  if (args.no_fabric) {
+    options.collect_args.emplace_back("--no-fabric");
+  } else {
+    options.fabric_host = hosts->front();
+    if (args.fabric) {
+      options.fabric_host_args = {"--fabric"};
+    }
+  }
 
   Output output;
   auto writer = output.open(args, context);
@@ -310,6 +344,12 @@ void run_collect(const CollectArgs& given, Context& context, const CLI::App& sub
   if (!(args.interval_s >= 0.0) || !(*args.command_timeout_s > 0.0)) {
     return fail(context, ExitCode::Usage, "--interval must be >= 0 and --timeout > 0");
   }
+  if (args.fabric && args.no_fabric) {
+    return fail(context, ExitCode::Usage, "--fabric and --no-fabric exclude each other");
+  }
+  if (args.fabric_parallel < 1 || !(args.fabric_timeout_s > 0.0)) {
+    return fail(context, ExitCode::Usage, "--fabric-parallel must be >= 1, --fabric-timeout > 0");
+  }
   if (args.base64 && args.out != "-") {
     return fail(context, ExitCode::Usage, "--base64 applies to --out - only");
   }
@@ -356,6 +396,15 @@ void add_collect_command(CLI::App& app, Context& context) {
                   "into nccl/<job>/ (repeatable)")
       ->allow_extra_args(false);
   sub->add_option("--nccl-job", args->nccl_job, "the job's name under nccl/ (default: job)");
+  sub->add_flag("--fabric", args->fabric,
+                "capture the InfiniBand fabric views into fabric/<sample>/ even without an "
+                "InfiniBand port in sysfs (default: when this host has one)");
+  sub->add_flag("--no-fabric", args->no_fabric, "never capture the InfiniBand fabric views");
+  sub->add_option("--fabric-parallel", args->fabric_parallel,
+                  "perfquery commands of the fabric sweep run at once (default 8)");
+  sub->add_option("--fabric-timeout", args->fabric_timeout_s,
+                  "seconds allowed each fabric-wide view such as ibnetdiscover (default 60; "
+                  "each perfquery has --timeout)");
   add_switch_options(*sub, args->switches);
   sub->callback([args, &context, sub] { run_collect(*args, context, *sub); });
 }

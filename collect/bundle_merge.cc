@@ -49,4 +49,11 @@ Result<std::size_t> merge_host_capture(const FileTree& capture, const std::strin
   return copy_dir(capture, "hosts/" + names.front(), "hosts/" + host, out);
 }
 
+Result<std::size_t> merge_fabric_capture(const FileTree& capture, TreeWriter& out) {
+  if (!capture.list("fabric").ok()) {
+    return std::size_t{0};
+  }
+  return copy_dir(capture, "fabric", "fabric", out);
+}
+
 }  // namespace netdoctor::collect

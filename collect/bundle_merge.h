@@ -16,4 +16,7 @@ namespace netdoctor::collect {
 Result<std::size_t> merge_host_capture(const FileTree& capture, const std::string& host,
                                        TreeWriter& out);
 
+// Copies the capture's fabric/ (InfiniBand fabric views) into `out` as it is; 0 when it has none.
+Result<std::size_t> merge_fabric_capture(const FileTree& capture, TreeWriter& out);
+
 }  // namespace netdoctor::collect

@@ -100,6 +100,14 @@ std::vector<std::string> remote_argv(const FanoutOptions& options, const std::st
   for (const auto& arg : options.collect_args) {
     argv.push_back(substitute_host(arg, host));
   }
+  if (options.fabric_host.empty()) {
+    return argv;
+  }
+  if (host == options.fabric_host) {
+    argv.insert(argv.end(), options.fabric_host_args.begin(), options.fabric_host_args.end());
+  } else if (std::find(argv.begin(), argv.end(), "--no-fabric") == argv.end()) {
+    argv.emplace_back("--no-fabric");
+  }
   return argv;
 }
 
@@ -169,24 +177,33 @@ std::unique_ptr<FileTree> open_capture(const Result<CommandOutput>& run, HostOut
   return std::move(tree).value();
 }
 
-void merge_capture(const FileTree& capture, TreeWriter& out, HostOutcome& outcome) {
+void merge_capture(const FileTree& capture, TreeWriter& out, bool with_fabric,
+                   HostOutcome& outcome) {
   auto merged = merge_host_capture(capture, outcome.host, out);
   if (!merged.ok()) {
     outcome.error = merged.error().describe();
     return;
   }
   outcome.files = *merged;
+  if (with_fabric) {
+    auto fabric = merge_fabric_capture(capture, out);
+    if (!fabric.ok()) {
+      outcome.error = fabric.error().describe();
+      return;
+    }
+    outcome.files += *fabric;
+  }
   outcome.ok = true;
 }
 
 }  // namespace
 
 HostOutcome merge_launcher_output(const std::string& host, const Result<CommandOutput>& run,
-                                  TreeWriter& out) {
+                                  TreeWriter& out, bool with_fabric) {
   HostOutcome outcome;
   outcome.host = host;
   if (auto capture = open_capture(run, outcome)) {
-    merge_capture(*capture, out, outcome);
+    merge_capture(*capture, out, with_fabric, outcome);
   }
   return outcome;
 }
@@ -210,7 +227,7 @@ std::vector<HostOutcome> fan_out(const std::vector<std::string>& hosts,
           open_capture(runner.run(launcher_argv(options, host), command_options), outcome);
       std::lock_guard<std::mutex> guard(lock);
       if (capture) {
-        merge_capture(*capture, out, outcome);
+        merge_capture(*capture, out, host == options.fabric_host, outcome);
       }
       outcomes[i] = std::move(outcome);
       ++done;

@@ -32,6 +32,11 @@ struct FanoutOptions {
   std::vector<std::string> collect_args;
   std::string pdsh_rcmd;  // pdsh -R module ("ssh", "exec"); empty: pdsh's default
   std::chrono::milliseconds timeout{300'000};
+  // InfiniBand fabric views (fabric/<sample>/) are merged from this host's capture only; every
+  // other host's collect gets --no-fabric, so the subnet is swept once, not once per host.
+  // Empty: each host collects as it would alone and no fabric views are merged.
+  std::string fabric_host;
+  std::vector<std::string> fabric_host_args;  // added for fabric_host only ("--fabric")
 };
 
 // The command run on the host (before launcher quoting).
@@ -56,8 +61,9 @@ std::vector<HostOutcome> fan_out(const std::vector<std::string>& hosts,
                                  const FanoutOptions& options, CommandRunner& runner,
                                  TreeWriter& out, const ProgressSink& progress);
 
-// One host's launcher run turned into files in `out` (exposed for tests).
+// One host's launcher run turned into files in `out` (exposed for tests); `with_fabric` also
+// merges the capture's fabric/ (the fabric host's).
 HostOutcome merge_launcher_output(const std::string& host, const Result<CommandOutput>& run,
-                                  TreeWriter& out);
+                                  TreeWriter& out, bool with_fabric = false);
 
 }  // namespace netdoctor::collect

@@ -42,6 +42,13 @@ class Notes {
     m_sample.push_back(note);
     m_report.notes.push_back(std::move(note));
   }
+  // A note of another directory's log (a fabric sample): reported, not in this host's log.
+  void add_elsewhere(std::string note) {
+    if (m_sink) {
+      m_sink(note);
+    }
+    m_report.notes.push_back(std::move(note));
+  }
   std::vector<std::string> take_sample_notes() { return std::exchange(m_sample, {}); }
 
  private:
@@ -133,6 +140,44 @@ std::string log_text(const std::string& header, const std::vector<std::string>& 
   return text;
 }
 
+bool wants_fabric(const CollectOptions& options, const SampleSource& host,
+                  const CapturePlan& plan) {
+  if (options.fabric_runner == nullptr) {
+    return false;
+  }
+  switch (options.fabric.mode) {
+    case FabricMode::On:
+      return true;
+    case FabricMode::Off:
+      return false;
+    case FabricMode::Auto:
+      return has_infiniband_port(host, plan);
+  }
+  return false;
+}
+
+// fabric/<name>/ of one sample, its notes reported and a line of progress said.
+Status capture_fabric(const CollectOptions& options, const std::string& name, Clock& clock,
+                      TreeWriter& out, CollectReport& report, Notes& notes) {
+  ND_TRY_ASSIGN(
+      FabricSampleReport fabric,
+      capture_fabric_sample(name, clock.now_unix(), *options.fabric_runner, options.fabric, out));
+  for (auto& note : fabric.notes) {
+    notes.add_elsewhere("fabric sample " + name + ": " + note);
+  }
+  ++report.fabric_samples;
+  report.fabric_outputs += fabric.views + fabric.perfquery;
+  report.fabric_failed += fabric.failed;
+  if (options.fabric.progress) {
+    options.fabric.progress(fmt::format(
+        "fabric sample {}: {} views, {} nodes, {} perfquery outputs of {} targets, {} failed, "
+        "{:.1f}s",
+        name, fabric.views, fabric.nodes, fabric.perfquery, fabric.targets, fabric.failed,
+        fabric.seconds));
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string sample_name(int index, int total) {
@@ -188,9 +233,11 @@ Result<CollectReport> collect_host(const CollectOptions& options, const SampleFa
       verbs_devices = std::move(listed).value();
     }
   }
+  bool fabric = false;
   {
     const auto planning = factory(clock.now_unix());
     report.plan = plan_capture(*planning, verbs != nullptr ? &verbs_devices : nullptr);
+    fabric = wants_fabric(options, *planning, report.plan);
   }
   if (report.plan.rdma_devices.empty() && verbs == nullptr) {
     notes.add("no RDMA devices found (sysfs)");
@@ -230,6 +277,9 @@ Result<CollectReport> collect_host(const CollectOptions& options, const SampleFa
     report.files_written += writer.files();
     report.commands_captured += counts.commands;
     report.sample_names.push_back(name);
+    if (fabric) {
+      ND_TRY(capture_fabric(options, name, clock, out, report, notes));
+    }
   }
   return report;
 }

@@ -14,6 +14,7 @@
 #include "base/sample_source.h"
 #include "base/tree_writer.h"
 #include "collect/capture_plan.h"
+#include "collect/fabric_collector.h"
 #include "collect/verbs_source.h"
 
 namespace netdoctor::collect {
@@ -25,6 +26,10 @@ struct CollectOptions {
   // Commands run at once within a sample. Above 1 the runner must be thread-safe (the live one
   // is); outputs are still written in plan order.
   int command_parallelism = 1;
+  // The InfiniBand fabric views (fabric/<sample>/), captured after each host sample when
+  // `fabric_runner` is set and fabric.mode says so (Auto: this host has an InfiniBand port).
+  FabricOptions fabric;
+  CommandRunner* fabric_runner = nullptr;
 };
 
 struct CollectReport {
@@ -32,6 +37,9 @@ struct CollectReport {
   std::vector<std::string> sample_names;
   std::size_t files_written = 0;
   std::size_t commands_captured = 0;
+  std::size_t fabric_samples = 0;  // fabric/<sample>/ directories written
+  std::size_t fabric_outputs = 0;  // fabric views and perfquery outputs written
+  std::size_t fabric_failed = 0;   // fabric commands that failed (noted)
   std::vector<std::string> notes;  // every note, also given to the note sink as it happens
 };
 

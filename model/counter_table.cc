@@ -77,13 +77,15 @@ const char* to_string(CounterSource source) {
       return "ib_counters";
     case CounterSource::NetdevStats:
       return "netdev_stats";
+    case CounterSource::Perfquery:
+      return "perfquery";
   }
   return "unknown";
 }
 
 std::optional<CounterSource> parse_counter_source(std::string_view text) {
   for (auto source : {CounterSource::Ethtool, CounterSource::HwCounters, CounterSource::IbCounters,
-                      CounterSource::NetdevStats}) {
+                      CounterSource::NetdevStats, CounterSource::Perfquery}) {
     if (text == to_string(source)) {
       return source;
     }
@@ -131,7 +133,7 @@ Result<CounterTable> CounterTable::parse(std::string_view text, std::string_view
     if (!source) {
       return row_error(file_name, line_number,
                        fmt::format("unknown source '{}' (ethtool, hw_counters, ib_counters, "
-                                   "netdev_stats)",
+                                   "netdev_stats, perfquery)",
                                    fields[1]));
     }
     if (counter.empty()) {

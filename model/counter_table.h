@@ -19,8 +19,16 @@
 namespace netdoctor::model {
 
 // Where a counter was read (the tsv's "source" column).
-enum class CounterSource { Ethtool = 0, HwCounters = 1, IbCounters = 2, NetdevStats = 3 };
-inline constexpr std::size_t k_counter_source_count = 4;
+// Perfquery: the PMA counter names infiniband-diags prints (perfquery, ibqueryerrors), read
+// from the fabric views of an InfiniBand subnet.
+enum class CounterSource {
+  Ethtool = 0,
+  HwCounters = 1,
+  IbCounters = 2,
+  NetdevStats = 3,
+  Perfquery = 4
+};
+inline constexpr std::size_t k_counter_source_count = 5;
 const char* to_string(CounterSource source);  // "ethtool", "hw_counters", ...
 std::optional<CounterSource> parse_counter_source(std::string_view text);
 

@@ -1,6 +1,6 @@
 // load_fabric: every host and switch (optionally on a few threads), the perftest runs
-// (model/perftest_loader.cc), the NCCL jobs (model/nccl_job.cc), then the NIC-to-switch-port
-// cross-fill from the switches' LLDP tables.
+// (model/perftest_loader.cc), the NCCL jobs (model/nccl_job.cc), the InfiniBand fabric views
+// (model/ib_loader.cc), then the NIC-to-switch-port cross-fill from the switches' LLDP tables.
 #include "model/loader.h"
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "base/strings.h"
+#include "model/ib_loader.h"
 #include "model/nccl_job.h"
 #include "model/perftest_loader.h"
 #include "model/source_names.h"
@@ -133,6 +134,7 @@ Result<Fabric> load_fabric(const Bundle& bundle, const LoadOptions& options) {
   // After the sort: a withheld run is recorded against its client host, found by name.
   load_perftests(bundle, filter, fabric);
   load_nccl_jobs(bundle, filter, fabric);
+  load_ib_fabric(bundle, filter, *counters, fabric);  // after the hosts: it joins their HCAs
   cross_fill_switch_ports(fabric);
   return fabric;
 }

@@ -42,6 +42,14 @@ const std::vector<std::string>& known_sources() {
       k_perftest,
       k_perftest_baseline,
       k_nccl,
+      k_ibnetdiscover,
+      k_iblinkinfo,
+      k_perfquery,
+      k_ibqueryerrors,
+      k_sminfo,
+      k_ibnodes,
+      k_ibdiagnet,
+      k_ibdiagnet,
   };
   return sources;
 }

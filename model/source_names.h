@@ -66,6 +66,16 @@ inline const std::string k_perftest_baseline = "perftest-baseline";
 // against each host they name.
 inline const std::string k_nccl = "nccl";
 
+// InfiniBand fabric views (spec/bundle.md 1.1): fabric/<sample>/sos_commands/*/<command>,
+// recorded in IbFabric::sources and in each IbNode's sources (model/ib_loader.h).
+inline const std::string k_ibnetdiscover = "ibnetdiscover";  // topology and -p port forms
+inline const std::string k_iblinkinfo = "iblinkinfo";        // port states, widths, speeds
+inline const std::string k_perfquery = "perfquery";          // PMA counters, every file form
+inline const std::string k_ibqueryerrors = "ibqueryerrors";  // ports over error thresholds
+inline const std::string k_sminfo = "sminfo";                // the master subnet manager
+inline const std::string k_ibnodes = "ibnodes";              // ibnodes, ibswitches, ibhosts
+inline const std::string k_ibdiagnet = "ibdiagnet";  // var/tmp/ibdiagnet2/ibdiagnet2.* files
+
 // Every source above, each once, in the order above.
 const std::vector<std::string>& known_sources();
 

@@ -11,6 +11,10 @@
 #include "parsers/ethtool_link.h"
 #include "parsers/ethtool_stats.h"
 #include "parsers/ibdev2netdev.h"
+#include "parsers/ibdiagnet_db_csv.h"
+#include "parsers/ibdiagnet_log.h"
+#include "parsers/ibdiagnet_net_dump.h"
+#include "parsers/ibdiagnet_pm.h"
 #include "parsers/iblinkinfo.h"
 #include "parsers/ibnetdiscover.h"
 #include "parsers/ibnodes.h"
@@ -134,6 +138,16 @@ const std::vector<Entry>& entries() {
        convert<SmInfo, parse_sminfo>},
       {{"ibnodes", "ibnodes / ibswitches / ibhosts: node type, GUID, ports, description, LID"},
        convert<IbNodes, parse_ibnodes>},
+      {{"ibdiagnet-db-csv",
+        "ibdiagnet2.db_csv: every section (NODES, PORTS, LINKS, SM_INFO, PM_INFO, PM_DELTA typed)"},
+       convert<IbdiagDbCsv, parse_ibdiagnet_db_csv>},
+      {{"ibdiagnet-pm", "ibdiagnet2.pm: PMA counters per port (name=value blocks)"},
+       convert<IbdiagPm, parse_ibdiagnet_pm>},
+      {{"ibdiagnet-net-dump",
+        "ibdiagnet2.net_dump: per switch port state, width, speed, MTU, FEC, neighbour"},
+       convert<IbdiagNetDump, parse_ibdiagnet_net_dump>},
+      {{"ibdiagnet-log", "ibdiagnet2.log: -E-/-W- lines by stage, stage summary, master SM"},
+       convert<IbdiagLog, parse_ibdiagnet_log>},
   };
   return k_entries;
 }

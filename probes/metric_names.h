@@ -78,4 +78,11 @@ inline constexpr const char* k_sw_pfcwd_rx_drops = "pfcwd_rx_drops";
 // Multicast queues are stored as queue index + this offset.
 inline constexpr int k_sw_multicast_queue_offset = 100;
 
+// InfiniBand PMA counters of a subnet port (model/ib_fabric.h IbPort::samples): data in octets,
+// XmitWait in ticks (a 32-bit counter in PortCounters), discards in packets.
+inline constexpr const char* k_ib_tx_bytes = "ib_tx_bytes";
+inline constexpr const char* k_ib_rx_bytes = "ib_rx_bytes";
+inline constexpr const char* k_ib_xmit_wait = "ib_xmit_wait";
+inline constexpr const char* k_ib_xmit_discards = "ib_xmit_discards";
+
 }  // namespace netdoctor::probes::metric

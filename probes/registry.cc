@@ -23,6 +23,8 @@ std::unique_ptr<Probe> make_packet_size_probe();
 std::unique_ptr<Probe> make_perftest_baseline_probe();
 std::unique_ptr<Probe> make_gids_probe();
 std::unique_ptr<Probe> make_nccl_probe();
+std::unique_ptr<Probe> make_ib_congestion_probe();
+std::unique_ptr<Probe> make_ib_routing_probe();
 
 // Every built-in probe, in one visible place (no self-registering statics). Cheap passive
 // counter probes first, then configuration, then the perftest comparison; a playbook's steps
@@ -49,6 +51,8 @@ void register_builtin_probes(ProbeRegistry& registry) {
            make_packet_size_probe,
            make_perftest_baseline_probe,
            make_nccl_probe,
+           make_ib_congestion_probe,
+           make_ib_routing_probe,
        }) {
     registry.add(make());
   }

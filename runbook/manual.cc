@@ -77,7 +77,7 @@ const SignalReading* ProbeManual::reading(std::string_view signal) const {
 const std::vector<std::string>& known_placeholders() {
   static const std::vector<std::string> k_names = {"<netdev>",  "<rdma-dev>", "<pci>",  "<port>",
                                                    "<peer-ip>", "<ip>",       "<host>", "<file>",
-                                                   "<profile>", "<seconds>"};
+                                                   "<profile>", "<seconds>",  "<lid>"};
   return k_names;
 }
 

@@ -318,5 +318,57 @@ TEST(OpenBundles, NcclFoldersOfEveryBundleAreOneTree) {
   EXPECT_EQ(r->tree->list("fabric").error().code, ErrorCode::NotFound);
 }
 
+// A bundle of InfiniBand fabric views alone opens: its samples are listed in name order, each
+// reading its own subtree (captured_at, sos_commands/<group>/<command>).
+TEST(OpenBundle, FabricOnlyBundleListsItsSamplesInOrder) {
+  const std::string dir = testing::make_temp_dir("fabric-only");
+  testing::write_file(dir + "/fabric/s001/captured_at", "130");
+  testing::write_file(dir + "/fabric/s000/captured_at", "100");
+  testing::write_file(dir + "/fabric/s000/sos_commands/infiniband/sminfo", "sm lid 1");
+  testing::write_file(dir + "/fabric/README", "not a sample");
+  auto r = open_bundle(dir);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_TRUE(r->hosts.empty());
+  ASSERT_EQ(r->fabric_samples.size(), 2u);
+  EXPECT_EQ(r->fabric_samples[0].name, "s000");
+  EXPECT_EQ(r->fabric_samples[1].name, "s001");
+  EXPECT_EQ(*r->fabric_samples[0].source->captured_at(), 100.0);
+  EXPECT_EQ(*r->fabric_samples[1].source->captured_at(), 130.0);
+  auto sminfo = r->fabric_samples[0].source->command({"sminfo"});
+  ASSERT_TRUE(sminfo.ok()) << sminfo.error().describe();
+  EXPECT_EQ(*sminfo, "sm lid 1");
+  EXPECT_EQ(r->fabric_samples[1].source->command({"sminfo"}).error().code, ErrorCode::NotFound);
+}
+
+TEST(OpenBundle, NcclOnlyBundleOpens) {
+  const std::string dir = testing::make_temp_dir("nccl-only");
+  testing::write_file(dir + "/nccl/job/n1.log", "NCCL INFO");
+  auto r = open_bundle(dir);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_TRUE(r->hosts.empty());
+  EXPECT_TRUE(r->fabric_samples.empty());
+  EXPECT_TRUE(r->tree->read("nccl/job/n1.log").ok());
+}
+
+// Fabric samples of several bundles are one series; names met twice are prefixed by the bundle.
+TEST(OpenBundles, FabricSamplesOfEveryBundleJoinInOrder) {
+  const std::string first = testing::make_temp_dir("merge-fabric-a");
+  const std::string second = testing::make_temp_dir("merge-fabric-b");
+  const std::string third = testing::make_temp_dir("merge-fabric-c");
+  testing::write_file(first + "/fabric/0/captured_at", "100");
+  testing::write_file(second + "/fabric/0/captured_at", "130");
+  testing::write_file(third + "/hosts/n1/0/captured_at", "140");
+  auto r = open_bundles({first, second, third});
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  ASSERT_EQ(r->fabric_samples.size(), 2u);
+  EXPECT_EQ(r->fabric_samples[0].name, "b1-0");
+  EXPECT_EQ(r->fabric_samples[1].name, "b2-0");
+  EXPECT_EQ(*r->fabric_samples[1].source->captured_at(), 130.0);
+  auto lone = open_bundles({first, third});
+  ASSERT_TRUE(lone.ok());
+  ASSERT_EQ(lone->fabric_samples.size(), 1u);
+  EXPECT_EQ(lone->fabric_samples[0].name, "0");  // no clash, no prefix
+}
+
 }  // namespace
 }  // namespace netdoctor

@@ -78,6 +78,8 @@ TEST(ParseCliTest, EveryReferenceFormatParses) {
       {"perfquery", "ib/perfquery_x_edr_switch_lid1719_2ports_fixture.txt"},
       {"ibqueryerrors", "ib/ibqueryerrors_sx6036_saturated_xmitwait_emailquoted.txt"},
       {"ibnodes", "ib/ibswitches_ibhosts_hdr_two_switches_31cas.txt"},
+      {"ibdiagnet-db-csv", "ibdiag/ibdiagnet2_db_csv_quantum2_ndr_272nodes_full.txt"},
+      {"ibdiagnet-log", "ibdiag/ibdiagnet2_log_skip_pm_links_quantum2.txt"},
   };
   for (const auto& [kind, file] : cases) {
     auto r = run({"parse", kind, reference_file(file)});

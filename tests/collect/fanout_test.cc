@@ -28,7 +28,8 @@ class LockedRunner final : public CommandRunner {
 };
 
 // What `netdoctor collect --out - --base64 --host <self>` prints for a one-host capture.
-std::string capture_text(const std::string& self, const std::string& mtu) {
+std::string capture_text(const std::string& self, const std::string& mtu,
+                         const std::string& sminfo = {}) {
   std::string archive;
   auto writer = open_tar_gz_stream_writer(
       [&](std::string_view bytes) {
@@ -40,6 +41,10 @@ std::string capture_text(const std::string& self, const std::string& mtu) {
   EXPECT_TRUE((*writer)->write_file("hosts/" + self + "/0/captured_at", "10.0\n").ok());
   EXPECT_TRUE((*writer)->write_file("hosts/" + self + "/0/sys/class/net/e0/mtu", mtu).ok());
   EXPECT_TRUE((*writer)->write_file("bundle.json", "{}").ok());
+  if (!sminfo.empty()) {  // an InfiniBand host's capture carries the fabric views too
+    EXPECT_TRUE((*writer)->write_file("fabric/0/captured_at", "10.0\n").ok());
+    EXPECT_TRUE((*writer)->write_file("fabric/0/sos_commands/infiniband/sminfo", sminfo).ok());
+  }
   EXPECT_TRUE((*writer)->finish().ok());
   return encode_base64(archive) + "\n";
 }
@@ -165,6 +170,35 @@ TEST(FanOut, EveryHostMergedUnderItsListNameAndOneFailureReported) {
   EXPECT_EQ(out.files.count("bundle.json"), 0u) << "per-host manifests are not merged";
   EXPECT_EQ(out.files.size(), 6u);
   EXPECT_EQ(fake.commands_ran().size(), 4u);
+}
+
+TEST(FanOut, TheSubnetIsSweptOnceFromTheFabricHost) {
+  FakeCommandRunner fake;
+  FanoutOptions options;
+  options.launcher = Launcher::Srun;
+  options.parallel = 2;
+  options.fabric_host = "node01";
+  options.fabric_host_args = {"--fabric"};
+  const std::vector<std::string> hosts = {"node01", "node02", "node03"};
+  const auto first = remote_argv(options, "node01");
+  const auto other = remote_argv(options, "node02");
+  EXPECT_EQ(first.back(), "--fabric");
+  EXPECT_EQ(std::count(first.begin(), first.end(), "--no-fabric"), 0);
+  EXPECT_EQ(other.back(), "--no-fabric");
+  for (const auto& host : hosts) {
+    // Had a host swept anyway, its views would still not be merged.
+    fake.set(join(launcher_argv(options, host), " "),
+             exited(0, capture_text(host, "4200\n", "sminfo from " + host + "\n")));
+  }
+  LockedRunner runner(fake);
+  MemWriter out;
+  const auto outcomes = fan_out(hosts, options, runner, out, {});
+  ASSERT_EQ(outcomes.size(), 3u);
+  EXPECT_TRUE(outcomes[0].ok && outcomes[1].ok && outcomes[2].ok);
+  EXPECT_EQ(out.files["fabric/0/sos_commands/infiniband/sminfo"], "sminfo from node01\n");
+  EXPECT_EQ(out.files.count("fabric/0/captured_at"), 1u);
+  EXPECT_EQ(outcomes[0].files, 4u);  // its host sample and its fabric sample
+  EXPECT_EQ(outcomes[1].files, 2u);
 }
 
 }  // namespace

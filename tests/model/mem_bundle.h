@@ -36,6 +36,20 @@ class MemBundle {
     m_tree->add_file(root + host + "/" + sample + "/captured_at", std::to_string(at));
     note(is_switch ? m_switches : m_hosts, host, sample);
   }
+  // fabric/<sample>/: a command output under sos_commands/infiniband/, a file by its path
+  // relative to the sample, the sample's time.
+  void fabric_command(const std::string& sample, const std::vector<std::string>& argv,
+                      const std::string& text) {
+    fabric_file(sample, "sos_commands/infiniband/" + mangle_command(argv), text);
+  }
+  void fabric_file(const std::string& sample, const std::string& relative,
+                   const std::string& text) {
+    m_tree->add_file("fabric/" + sample + "/" + relative, text);
+    m_fabric.insert(sample);
+  }
+  void fabric_time(const std::string& sample, double at) {
+    fabric_file(sample, "captured_at", std::to_string(at));
+  }
   MemTree& tree() { return *m_tree; }
 
   Bundle build() const {
@@ -44,6 +58,10 @@ class MemBundle {
     bundle.tree = m_tree;
     bundle.hosts = captures("hosts/", m_hosts);
     bundle.switches = captures("switches/", m_switches);
+    for (const auto& sample : m_fabric) {
+      bundle.fabric_samples.push_back(
+          MachineSample{sample, make_tree_sample(m_tree, "fabric/" + sample, "fabric " + sample)});
+    }
     return bundle;
   }
 
@@ -67,6 +85,7 @@ class MemBundle {
   std::shared_ptr<MemTree> m_tree;
   Index m_hosts;
   Index m_switches;
+  std::set<std::string> m_fabric;
 };
 
 }  // namespace netdoctor::testing

@@ -22,3 +22,12 @@ inline std::string ib_fixture(const std::string& name) {
 }
 
 }  // namespace netdoctor::testing
+
+namespace netdoctor::testing {
+
+// tests/fixtures/ibdiag/<name>: hand-written ibdiagnet outputs in the real formats (its README).
+inline std::string ibdiag_fixture(const std::string& name) {
+  return read_text(source_dir() + "/tests/fixtures/ibdiag/" + name);
+}
+
+}  // namespace netdoctor::testing

@@ -7,6 +7,7 @@
 #include "engine/pipeline.h"
 #include "probes/probe.h"
 #include "tests/probes/fabric_builder.h"
+#include "tests/probes/ib_fabric_builder.h"
 #include "tests/probes/probe_runner.h"
 
 namespace netdoctor::testing {
@@ -42,6 +43,7 @@ class EveryProbe : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(EveryProbe, HealthyFleetGivesOnlyClearingSignals) {
   model::Fabric fabric = healthy_fleet();
+  fabric.ib = ib_fat_tree().ib;  // a healthy InfiniBand subnet beside it, for the IB probes
   probes::ProbeResult result = run_probe(GetParam(), fabric);
   EXPECT_EQ(result.status, probes::ProbeStatus::Ran) << result.reason;
   ASSERT_FALSE(result.findings.empty());
@@ -57,6 +59,7 @@ TEST_P(EveryProbe, LargerFleetWithTwoSamplesStaysQuiet) {
   spec.nics_per_host = 8;
   spec.leaves = 8;
   model::Fabric fabric = healthy_fleet(spec);
+  fabric.ib = ib_fat_tree(IbSpec{.leaves = 8, .spines = 4, .hosts_per_leaf = 8}).ib;
   probes::ProbeResult result = run_probe(GetParam(), fabric);
   for (const auto& finding : result.findings) {
     EXPECT_TRUE(k_clearing.count(finding.signal))

@@ -13,10 +13,16 @@ constexpr double k_t0 = 1'766'000'000.0;
 constexpr std::uint64_t k_switch_guid = 0x946dae0300600000ULL;
 constexpr std::uint64_t k_ca_guid = 0x0c42a10300700000ULL;
 
-double wiggle(int seed) { return 1.0 + 0.1 * std::sin(static_cast<double>(seed) * 12.9898); }
+double wiggle(int seed) {
+  return 1.0 + 0.1 * std::sin(static_cast<double>(seed) * 12.9898);
+}
 
-double lane_gbps(const std::string& speed) { return speed == "NDR" ? 106.25 : 53.125; }
-double data_gbps(const std::string& speed) { return speed == "NDR" ? 400.0 : 200.0; }
+double lane_gbps(const std::string& speed) {
+  return speed == "NDR" ? 106.25 : 53.125;
+}
+double data_gbps(const std::string& speed) {
+  return speed == "NDR" ? 400.0 : 200.0;
+}
 
 void put(std::vector<model::CounterSample>& samples, const std::string& name, double per_second,
          double base) {
@@ -108,9 +114,13 @@ model::Fabric ib_fat_tree(const IbSpec& spec) {
     sample.captured_at = times[static_cast<std::size_t>(i)];
     if (spec.subnet_manager) {
       sample.sm_answered = true;
-      sample.managers.push_back(model::IbSubnetManager{
-          .guid = k_ca_guid + 1, .lid = 1, .priority = 15, .state = 3,
-          .activity_count = 1000u + static_cast<std::uint64_t>(i) * 40u, .source = "sminfo"});
+      sample.managers.push_back(
+          model::IbSubnetManager{.guid = k_ca_guid + 1,
+                                 .lid = 1,
+                                 .priority = 15,
+                                 .state = 3,
+                                 .activity_count = 1000u + static_cast<std::uint64_t>(i) * 40u,
+                                 .source = "sminfo"});
     }
     ib.samples.push_back(sample);
   }
@@ -193,8 +203,8 @@ model::Fabric ib_fat_tree(const IbSpec& spec) {
     for (int s = 0; s < spec.spines; ++s) {
       for (int k = 0; k < per_spine; ++k) {
         auto& up = leaf.ports[static_cast<std::size_t>(down + s * per_spine + k)];
-        auto& spine_port = spines[static_cast<std::size_t>(s)]
-                               .ports[static_cast<std::size_t>(l * per_spine + k)];
+        auto& spine_port =
+            spines[static_cast<std::size_t>(s)].ports[static_cast<std::size_t>(l * per_spine + k)];
         // Half the traffic leaves the leaf, spread evenly over its up-ports.
         const double share = 0.35 * 0.5 * down / (spec.spines * per_spine);
         fill_counters(up, line, share, ++seed);
@@ -258,8 +268,7 @@ model::IbPort& ib_peer(model::Fabric& fabric, const model::IbPort& port) {
   throw std::out_of_range("port has no peer in the model");
 }
 
-void set_ib_rate(model::IbPort& port, const std::string& metric, double per_second,
-                 double base) {
+void set_ib_rate(model::IbPort& port, const std::string& metric, double per_second, double base) {
   put(port.samples, metric, per_second, base);
 }
 

@@ -15,9 +15,9 @@ struct IbSpec {
   int leaves = 2;
   int spines = 2;
   int hosts_per_leaf = 4;
-  int hcas_per_host = 2;       // each HCA port cabled to its host's leaf
-  int uplinks_per_spine = 0;   // leaf ports to each spine; 0 = non-blocking (downlinks / spines)
-  std::string speed = "HDR";   // "HDR" (50 Gb/s per lane) or "NDR" (100)
+  int hcas_per_host = 2;      // each HCA port cabled to its host's leaf
+  int uplinks_per_spine = 0;  // leaf ports to each spine; 0 = non-blocking (downlinks / spines)
+  std::string speed = "HDR";  // "HDR" (50 Gb/s per lane) or "NDR" (100)
   int samples = 2;
   double window_s = 30.0;
   bool subnet_manager = true;  // a master SM in every sample (sminfo answered)
