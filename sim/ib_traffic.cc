@@ -20,6 +20,12 @@ double coefficient(const Fabric& fabric, std::string_view key) {
 
 }  // namespace
 
+double xmit_wait_ticks_per_s(int gbps, int lanes) {
+  constexpr double k_bytes_per_tick = 8.0;  // Tick 7: (7 + 1) symbol (byte) times
+  const double lane_bytes_per_s = static_cast<double>(gbps) / std::max(1, lanes) * 1e9 / 8.0;
+  return lane_bytes_per_s / k_bytes_per_tick;
+}
+
 void seed_ib_rates(Fabric& fabric) {
   for (Host& host : fabric.hosts) {
     for (Nic& nic : host.nics) {
@@ -76,8 +82,9 @@ void derive_ib_waits(Fabric& fabric) {
       const double share = healthy_wait_share(
           nic_tx_bytes(nic) / line_rate_bytes(nic.speed_gbps),
           coefficient(fabric, nic_link_key(host, nic)) * 0.3);  // HCAs rarely wait
-      nic.rates[NicRate::XmitWait] = share * k_xmit_wait_ticks_per_s + nic.ib_wait_extra;
-      nic.history[NicRate::XmitWait] = share * k_xmit_wait_ticks_per_s * 0.7;
+      const double ticks = xmit_wait_ticks_per_s(nic.speed_gbps, nic.lanes);
+      nic.rates[NicRate::XmitWait] = (share + nic.ib_wait_share) * ticks;
+      nic.history[NicRate::XmitWait] = share * ticks * 0.7;
     }
   }
   for (Switch& sw : fabric.switches) {
@@ -85,8 +92,9 @@ void derive_ib_waits(Fabric& fabric) {
       const double utilization = port.rates[PortRate::TxBytes] / line_rate_bytes(port.speed_gbps);
       const double share =
           healthy_wait_share(utilization, coefficient(fabric, sw.name + "/" + port.name));
-      port.rates[PortRate::XmitWait] = share * k_xmit_wait_ticks_per_s + port.ib_wait_extra;
-      port.history[PortRate::XmitWait] = share * k_xmit_wait_ticks_per_s * 0.7;
+      const double ticks = xmit_wait_ticks_per_s(port.speed_gbps, port.lanes);
+      port.rates[PortRate::XmitWait] = (share + port.ib_wait_share) * ticks;
+      port.history[PortRate::XmitWait] = share * ticks * 0.7;
     }
   }
 }

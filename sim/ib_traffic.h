@@ -17,10 +17,11 @@ void seed_ib_rates(Fabric& fabric);
 void seed_ib_history(Fabric& fabric, Rng& rng);
 
 // After the last derive_links: PortXmitWait of every port from how busy it is, plus what a
-// fault added (ib_wait_extra); the history of the traffic's own share.
+// fault added (ib_wait_share); the history of the traffic's own share.
 void derive_ib_waits(Fabric& fabric);
 
-// Ticks per second of PortXmitWait: the probes assume 1 tick per ns.
-inline constexpr double k_xmit_wait_ticks_per_s = 1e9;
+// PortXmitWait ticks in a second of a port trained at `gbps` over `lanes`: NVIDIA devices set
+// PortSamplesControl Tick to 7, a tick of 8 byte times on a lane (1.28 ns at HDR, 0.64 at NDR).
+double xmit_wait_ticks_per_s(int gbps, int lanes);
 
 }  // namespace netdoctor::sim

@@ -70,7 +70,7 @@ struct Nic {
   IbPhys ib_phys = IbPhys::LinkUp;
   std::uint32_t lid = 0;
   std::uint32_t sm_lid = 0;
-  double ib_wait_extra = 0.0;  // PortXmitWait ticks/s a fault adds over the traffic's own
+  double ib_wait_share = 0.0;  // share of the time a fault adds to PortXmitWait over the traffic's
   NicRates rates;
   NicRates history;  // long-run average before the fault (for absolute counter values)
 };
@@ -111,12 +111,12 @@ struct Port {
   std::size_t peer_switch = k_none;  // Uplink / SpineDownlink: the switch port at the other end
   std::size_t peer_port = k_none;
   double ecmp_weight = 1.0;  // Uplink: share of the leaf's cross traffic
-  // InfiniBand: the port number, its state (both ends of a cable agree) and the PortXmitWait
-  // ticks/s a fault adds over what its own traffic gives.
+  // InfiniBand: the port number, its state (both ends of a cable agree) and the share of the time
+  // a fault adds to its PortXmitWait over what its own traffic gives.
   int number = 0;
   IbState ib_state = IbState::Active;
   IbPhys ib_phys = IbPhys::LinkUp;
-  double ib_wait_extra = 0.0;
+  double ib_wait_share = 0.0;
   PortRates rates;
   PortRates history;
 };

@@ -265,7 +265,7 @@ Status inject_ib_ecmp_imbalance(FaultContext& context) {
   // Static routes put the leaf's destinations on half its up-ports: those run out of credits.
   for (Port& port : leaf.ports) {
     if (port.kind == PortKind::Uplink && port.ecmp_weight >= 1.0) {
-      port.ib_wait_extra = rng.uniform(0.01, 0.03) * k_xmit_wait_ticks_per_s;
+      port.ib_wait_share = rng.uniform(0.01, 0.03);
     }
   }
   return {};
@@ -279,13 +279,13 @@ Status inject_ib_oversubscription(FaultContext& context) {
   for (const std::size_t h : leaf.hosts) {
     for (Nic& nic : fabric.hosts[h].nics) {
       set_nic_utilization(nic, 0.6 * rng.jitter(0.03));
-      nic.ib_wait_extra = rng.uniform(0.01, 0.03) * k_xmit_wait_ticks_per_s;
+      nic.ib_wait_share = rng.uniform(0.01, 0.03);
       nic.perf_lat_factor *= rng.uniform(1.2, 1.5);
     }
   }
   for (Port& port : leaf.ports) {
     if (port.kind == PortKind::Uplink) {
-      port.ib_wait_extra = rng.uniform(0.02, 0.05) * k_xmit_wait_ticks_per_s;
+      port.ib_wait_share = rng.uniform(0.02, 0.05);
     }
   }
   return {};

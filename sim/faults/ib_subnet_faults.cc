@@ -11,12 +11,26 @@
 namespace netdoctor::sim {
 namespace {
 
-// Someone cleared the switches' PortCounters (perfquery -R, ibdiagnet --pc) a few seconds
-// before the capture to watch the waits grow: the 32-bit PortXmitWait has room for the window.
-void counters_just_cleared(Fabric& fabric, Rng& rng) {
+// Someone cleared the switches' PortCounters (perfquery -R, ibdiagnet --pc) just before the
+// capture to watch the waits grow; returns the longest time since.
+double counters_just_cleared(Fabric& fabric, Rng& rng) {
+  double longest = 0.0;
   for (Switch& sw : fabric.switches) {
-    sw.pma_cleared_s = rng.uniform(10.0, 20.0);
+    sw.pma_cleared_s = rng.uniform(2.0, 5.0);
+    longest = std::max(longest, sw.pma_cleared_s);
   }
+  return longest;
+}
+
+// The root's share of the time waiting: 7-12 %, as far as its 32-bit PortXmitWait can count
+// over the capture (an NDR tick is half an HDR one); a longer capture sees it saturate.
+double root_wait_share(const Fabric& fabric, const Port& port, double cleared, Rng& rng) {
+  constexpr double k_counter_room = 0.9 * 4294967295.0;
+  const double window =
+      fabric.interval_s * static_cast<double>(std::max<std::size_t>(1, fabric.samples - 1)) + 1.0;
+  const double fits =
+      k_counter_room / (xmit_wait_ticks_per_s(port.speed_gbps, port.lanes) * (cleared + window));
+  return std::max(0.06, std::min(rng.uniform(0.07, 0.12), fits));
 }
 
 // A port that carries nothing: a link the SM never activated, or one that is down.
@@ -71,11 +85,12 @@ Status prepare_ib_congestion(FaultContext& context) {
 Status inject_ib_congestion(FaultContext& context) {
   Fabric& fabric = context.fabric;
   Rng& rng = context.rng;
-  counters_just_cleared(fabric, rng);
+  const double cleared = counters_just_cleared(fabric, rng);
   Nic& victim = fabric.hosts[context.target.host].nics[context.target.nic];
-  // The root: the leaf port facing the receiver waits for credits 4-8 % of the time.
+  // The root: the leaf port facing the receiver waits for credits several percent of the time.
   Switch& leaf = fabric.switches[victim.leaf];
-  leaf.ports[victim.port].ib_wait_extra = rng.uniform(0.04, 0.08) * k_xmit_wait_ticks_per_s;
+  Port& root = leaf.ports[victim.port];
+  root.ib_wait_share = root_wait_share(fabric, root, cleared, rng);
   // The receiver moves half what it did; the collective it serves slows everyone a little.
   scale_traffic(victim, rng.uniform(0.4, 0.55));
   victim.perf_bw_factor *= 0.5;
@@ -91,16 +106,16 @@ Status inject_ib_congestion(FaultContext& context) {
   for (std::size_t s = 0; s < fabric.switches.size(); ++s) {
     for (Port& port : fabric.switches[s].ports) {
       if (port.kind == PortKind::SpineDownlink && port.peer_switch == victim.leaf) {
-        port.ib_wait_extra = rng.uniform(0.008, 0.02) * k_xmit_wait_ticks_per_s;
+        port.ib_wait_share = rng.uniform(0.008, 0.02);
       } else if (port.kind == PortKind::Uplink && s != victim.leaf) {
-        port.ib_wait_extra = rng.uniform(0.004, 0.012) * k_xmit_wait_ticks_per_s;
+        port.ib_wait_share = rng.uniform(0.004, 0.012);
       }
     }
   }
   for (const std::size_t h : leaf.hosts) {
     for (Nic& nic : fabric.hosts[h].nics) {
       if (&nic != &victim) {
-        nic.ib_wait_extra = rng.uniform(0.004, 0.01) * k_xmit_wait_ticks_per_s;
+        nic.ib_wait_share = rng.uniform(0.004, 0.01);
       }
     }
   }

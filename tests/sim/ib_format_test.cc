@@ -7,6 +7,7 @@
 #include "ib_sim_support.h"
 #include "parsers/ibv_devinfo.h"
 #include "parsers/ip_address.h"
+#include "sim/ib_traffic.h"
 
 namespace netdoctor::sim::testing {
 namespace {
@@ -135,7 +136,7 @@ TEST(IbSimFormats, HealthySubnetLooksHealthy) {
         if (wait < 0) {
           ++saturated_waits;
         }
-        EXPECT_LT(wait, 0.01 * 1e9) << sw.name << "/" << n;
+        EXPECT_LT(wait, 0.01 * xmit_wait_ticks_per_s(200, 4)) << sw.name << "/" << n;
       }
     }
     auto links = parsers::parse_iblinkinfo(fabric_file(bundle, 0, "iblinkinfo"));
