@@ -56,11 +56,18 @@ baseline() {
 # make_bench_bundle BIN DIR: the benchmark bundle, written by `netdoctor sim` into DIR (answer in
 # DIR.expected.json) and archived as DIR.tar.gz with tar(1) (root directory DIR's name, as the
 # shared scenarios are), both reused while a stamp says they were made with the same settings.
-# env: HOSTS (512) NICS (8) SAMPLES (2) VENDORS (mlx5,bnxt) FAULT (pfc-storm) SEED (1)
+# env: HOSTS (512) NICS (8) SAMPLES (2) VENDORS (mlx5,bnxt) FAULT (pfc-storm) SEED (1);
+#      FABRIC=ib writes an InfiniBand fabric instead (NDR fat tree, fabric views; FAULT
+#      ib-congestion unless set; VENDORS ignored)
 make_bench_bundle() {
   local bin=$1 dir=$2
   local args=(sim --hosts "${HOSTS:-512}" --nics "${NICS:-8}" --samples "${SAMPLES:-2}"
-              --vendors "${VENDORS:-mlx5,bnxt}" --fault "${FAULT:-pfc-storm}" --seed "${SEED:-1}")
+              --seed "${SEED:-1}")
+  if [[ ${FABRIC:-roce} == ib ]]; then
+    args+=(--fabric ib --ib-speed ndr --fault "${FAULT:-ib-congestion}")
+  else
+    args+=(--vendors "${VENDORS:-mlx5,bnxt}" --fault "${FAULT:-pfc-storm}")
+  fi
   local stamp="$dir.stamp"
   if [[ -d $dir/hosts && -f $dir.tar.gz && -f $stamp && "$(cat "$stamp")" == "${args[*]}" ]]; then
     return

@@ -6,7 +6,10 @@
 # the diagnosis names the simulator's expected cause and a culprit (bundle.expected.json).
 #
 #   bench/diagnose_bench.sh [BUILD_DIR (build/release)] [WORK_DIR]
-#   env: HOSTS NICS SAMPLES VENDORS FAULT SEED (see bench_lib.sh), RUNS (3), KEEP=1 keeps
+# With FABRIC=ib HOSTS=256 the same for a 2,048-HCA InfiniBand fabric (issue 17: the same time
+# class as a RoCE bundle of its size).
+#
+#   env: HOSTS NICS SAMPLES VENDORS FAULT SEED FABRIC (see bench_lib.sh), RUNS (3), KEEP=1 keeps
 #        WORK_DIR (and its bundle, reused by the next run of this or load_bench.sh)
 set -euo pipefail
 

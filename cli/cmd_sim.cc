@@ -17,6 +17,8 @@ namespace netdoctor::cli {
 namespace {
 
 struct SimOptions {
+  std::string fabric = "roce";
+  std::string ib_speed = "hdr";
   std::size_t hosts = 8;
   std::size_t nics = 4;
   std::size_t hosts_per_leaf = 0;
@@ -78,9 +80,11 @@ void fail(Context& context, ExitCode code, const std::string& message) {
   context.exit_code = code;
 }
 
-// The options given as text: --oversubscription, and what the capture shows and how
-// (--vendors, --qos-tool, --clock-views, --lldp-view).
+// The options given as text: --fabric, --ib-speed, --oversubscription, and what the capture
+// shows and how (--vendors, --qos-tool, --clock-views, --lldp-view).
 Status read_views(const SimOptions& options, sim::SimConfig& config) {
+  ND_TRY_ASSIGN(config.fabric, sim::parse_fabric_kind(options.fabric));
+  ND_TRY_ASSIGN(config.ib_speed, sim::parse_ib_speed(options.ib_speed));
   ND_TRY_ASSIGN(config.oversubscription, sim::parse_oversubscription(options.oversubscription));
   ND_TRY_ASSIGN(config.vendors, sim::parse_vendors(options.vendors));
   ND_TRY_ASSIGN(config.qos_tool, sim::parse_qos_tool(options.qos_tool));
@@ -157,9 +161,19 @@ void run_sim(const SimOptions& options, Context& context) {
 void add_sim_command(CLI::App& app, Context& context) {
   auto options = std::make_shared<SimOptions>();
   auto* sub = app.add_subcommand(
-      "sim", "Write a simulated capture bundle (leaf-spine RoCE fabric) with injected faults");
+      "sim",
+      "Write a simulated capture bundle (leaf-spine RoCE or InfiniBand fat tree) with injected "
+      "faults");
+  sub->add_option("--fabric", options->fabric,
+                  "roce (SONiC leaf-spine, default) or ib (InfiniBand fat tree: Quantum switches "
+                  "seen through infiniband-diags under fabric/, ConnectX HCAs)");
+  sub->add_option("--ib-speed", options->ib_speed,
+                  "InfiniBand generation: hdr (QM8700 40-port, ConnectX-6 200 Gb/s, default) or "
+                  "ndr (QM9700 64-port, ConnectX-7 400 Gb/s)");
   sub->add_option("--hosts", options->hosts, "Number of hosts")->required();
-  sub->add_option("--nics", options->nics, "RDMA NICs per host")->required();
+  sub->add_option("--nics,--nics-per-host", options->nics,
+                  "RDMA NICs (InfiniBand: HCAs, at most 8) per host")
+      ->required();
   sub->add_option("--hosts-per-leaf", options->hosts_per_leaf,
                   "Hosts under one leaf (default: 16 NIC ports per leaf)");
   sub->add_option("--oversubscription", options->oversubscription,
@@ -181,7 +195,9 @@ void add_sim_command(CLI::App& app, Context& context) {
   sub->add_option("--samples", options->samples, "Samples per machine (default 2)");
   sub->add_option("--interval", options->interval, "Seconds between samples (default 30)");
   sub->add_option("--fault", options->faults,
-                  "Fault id[@entity]; a cause id of spec/diagnosis.md or 'healthy'; at most two")
+                  "Fault id[:variant][@entity]; a cause id of spec/diagnosis.md or 'healthy'; at "
+                  "most two (variants on InfiniBand: subnet-manager:no-sm|two-masters|stuck-ports, "
+                  "link-degraded:width|speed|down, ib-congestion:not-draining|pcie)")
       ->take_all();
   sub->add_option("--seed", options->seed, "Seed: the same seed gives the same bytes");
   sub->add_option("--symptom", options->symptom,

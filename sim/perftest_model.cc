@@ -21,12 +21,14 @@ std::string gid(const std::string& ip) {
   return fmt::format("00:00:00:00:00:00:00:00:00:00:255:255:{:02}:{:02}:{:02}:{:02}", a, b, c, d);
 }
 
-std::string address_line(const char* side, Rng& rng, bool with_out) {
+// RoCE prints "LID 0000" (printf's %#04x of 0), InfiniBand the port's LID ("LID 0x40").
+std::string address_line(const char* side, Rng& rng, bool with_out, std::uint32_t lid = 0) {
   return fmt::format(
-      " {} address: LID 0000 QPN 0x{:04x} PSN 0x{:06x}{} RKey 0x{:06x} VAddr "
+      " {} address: LID {} QPN 0x{:04x} PSN 0x{:06x}{} RKey 0x{:06x} VAddr "
       "0x{:012x}\n",
-      side, rng.below(0x1000), rng.below(0x1000000), with_out ? " OUT 0x10" : "",
-      rng.below(0x1000000), 0x550000000000ull + rng.below(0x2000000000ull));
+      side, lid == 0 ? std::string("0000") : fmt::format("{:#04x}", lid), rng.below(0x1000),
+      rng.below(0x1000000), with_out ? " OUT 0x10" : "", rng.below(0x1000000),
+      0x550000000000ull + rng.below(0x2000000000ull));
 }
 
 std::string header(const Fabric& fabric, const PerftestResult& run, bool bw) {
@@ -41,8 +43,12 @@ std::string header(const Fabric& fabric, const PerftestResult& run, bool bw) {
   out += " ibv_wr* API     : ON\n";
   out += bw ? " TX depth        : 128\n CQ Moderation   : 100\n" : " TX depth        : 1\n";
   out += fmt::format(" Mtu             : {}[B]\n", run.mtu);
-  out += " Link type       : Ethernet\n";
-  out += " GID index       : 3\n";
+  if (fabric.kind == FabricKind::Ib) {
+    out += " Link type       : IB\n";
+  } else {
+    out += " Link type       : Ethernet\n";
+    out += " GID index       : 3\n";
+  }
   out += bw ? " Max inline data : 0[B]\n" : " Outstand reads  : 16\n";
   out += " rdma_cm QPs\t : OFF\n";
   out += " Data ex. method : Ethernet\n";
@@ -53,6 +59,11 @@ std::string header(const Fabric& fabric, const PerftestResult& run, bool bw) {
 std::string addresses(const Fabric& fabric, const PerftestResult& run, bool bw, bool baseline) {
   Rng rng(hash_u64(fabric.noise_seed, fabric.hosts[run.client].name,
                    (bw ? 1u : 2u) + (baseline ? 10u : 0u)));
+  if (fabric.kind == FabricKind::Ib) {  // addressed by LID, no GID lines
+    std::string out = address_line("local", rng, !bw, fabric.hosts[run.client].nics[0].lid);
+    out += address_line("remote", rng, !bw, fabric.hosts[run.server].nics[0].lid);
+    return out + k_dashes;
+  }
   std::string out = address_line("local", rng, !bw);
   out += " GID: " + gid(fabric.hosts[run.client].nics[0].ip) + "\n";
   out += address_line("remote", rng, !bw);

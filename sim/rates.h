@@ -47,6 +47,8 @@ enum class NicRate : std::size_t {
   FecUncorrectable,
   LinkDowns,
   OversizePackets,  // frames longer than our MTU (the peer's MTU is larger)
+  XmitWait,         // InfiniBand PortXmitWait ticks (1 tick per ns)
+  LinkRecovers,     // InfiniBand LinkErrorRecoveryCounter
   Count
 };
 
@@ -67,6 +69,10 @@ enum class PortRate : std::size_t {
   PfcwdStorms,   // storms the PFC watchdog detects on the RoCE queue
   PfcwdTxDrops,  // packets it drops towards the stormed peer
   PfcwdRxDrops,  // and from it
+  XmitWait,      // InfiniBand: PortXmitWait ticks (1 tick per ns)
+  SymbolErrors,  // InfiniBand: SymbolErrorCounter, LinkErrorRecoveryCounter, PortXmitDiscards
+  LinkRecovers,
+  XmitDiscards,
   Count
 };
 

@@ -4,6 +4,7 @@
 
 #include "base/strings.h"
 #include "sim/faults/fault_table.h"
+#include "sim/ib_shape.h"
 
 namespace netdoctor::sim {
 
@@ -108,13 +109,69 @@ Result<std::vector<ClockView>> parse_clock_views(const std::string& text) {
   return views;
 }
 
+Result<FabricKind> parse_fabric_kind(const std::string& text) {
+  const std::string name = to_lower(trim(text));
+  if (name == "roce") {
+    return FabricKind::Roce;
+  }
+  if (name == "ib" || name == "infiniband") {
+    return FabricKind::Ib;
+  }
+  return make_error(ErrorCode::InvalidArgument, "unknown fabric '" + name + "' (known: roce, ib)",
+                    text);
+}
+
+Result<IbSpeed> parse_ib_speed(const std::string& text) {
+  const std::string name = to_lower(trim(text));
+  if (name == "hdr") {
+    return IbSpeed::Hdr;
+  }
+  if (name == "ndr") {
+    return IbSpeed::Ndr;
+  }
+  return make_error(ErrorCode::InvalidArgument,
+                    "unknown InfiniBand speed '" + name + "' (known: hdr, ndr)", text);
+}
+
 FaultRequest parse_fault_request(const std::string& text) {
   const size_t at = text.find('@');
-  if (at == std::string::npos) {
-    return {text, ""};
+  FaultRequest request{text.substr(0, at), at == std::string::npos ? "" : text.substr(at + 1), ""};
+  const size_t colon = request.id.find(':');
+  if (colon != std::string::npos) {
+    request.variant = request.id.substr(colon + 1);
+    request.id.resize(colon);
   }
-  return {text.substr(0, at), text.substr(at + 1)};
+  return request;
 }
+
+namespace {
+
+// The fabric-specific limits: InfiniBand hosts carry at most 8 HCAs, the fat tree must fit its
+// switches, and each fault must mean something on the fabric asked for.
+Status validate_fabric(const SimConfig& config) {
+  const bool ib = config.fabric == FabricKind::Ib;
+  if (ib && config.nics_per_host > 8) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "--nics-per-host must be between 1 and 8 on InfiniBand");
+  }
+  if (ib) {
+    ND_TRY(ib_shape(config));
+  }
+  for (const FaultRequest& fault : config.faults) {
+    const FaultSpec* spec = find_fault(fault.id);
+    if (spec != nullptr && !spec->applies(config.fabric)) {
+      return make_error(
+          ErrorCode::InvalidArgument,
+          "fault '" + fault.id + "' has no meaning on " +
+              (ib ? "an InfiniBand fabric (no PFC, ECN, RoCE GIDs or Ethernet priorities there)"
+                  : "a RoCE fabric (it is InfiniBand's: use --fabric ib)") +
+              "; faults of this fabric: " + join(fault_ids(config.fabric), ", "));
+    }
+  }
+  return {};
+}
+
+}  // namespace
 
 Status validate_config(const SimConfig& config) {
   if (config.hosts == 0) {
@@ -147,6 +204,7 @@ Status validate_config(const SimConfig& config) {
                                                         join(fault_ids(), ", ") + ")");
     }
   }
+  ND_TRY(validate_fabric(config));
   if (config.faults.size() == 2 && config.faults[0].id == config.faults[1].id) {
     return make_error(ErrorCode::InvalidArgument, "the same fault given twice");
   }

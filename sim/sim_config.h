@@ -12,6 +12,15 @@ namespace netdoctor::sim {
 
 enum class Vendor { Mlx5, Bnxt };
 
+// The wire the hosts' RDMA NICs sit on: RoCE over a SONiC leaf-spine Ethernet fabric, or an
+// InfiniBand fat tree of the same shape (Quantum switches, ConnectX HCAs, a subnet manager) whose
+// switches are seen through infiniband-diags (fabric/<sample>/) instead of switches/ dirs.
+enum class FabricKind { Roce, Ib };
+
+// InfiniBand generation: HDR (Quantum QM8700 40-port switches, ConnectX-6 at 200 Gb/s) or NDR
+// (Quantum-2 QM9700 64-port switches, ConnectX-7 at 400 Gb/s), 4X links throughout.
+enum class IbSpeed { Hdr, Ndr };
+
 // Which QoS config tool's output a host capture carries: Auto writes mlnx_qos for mlx5 NICs
 // and iproute2's dcb for the others (as those hosts ship them); None writes neither, so QoS can
 // only be inferred from counters.
@@ -25,11 +34,14 @@ enum class ClockView { ChronyTracking, PtpLog, Pmc, ChronySources, Ntpq };
 enum class LldpView { Json, Text };
 
 struct FaultRequest {
-  std::string id;      // a cause id of spec/diagnosis.md, or "healthy"
-  std::string entity;  // "" = chosen by the seed; else an entity name ("nic:h/dev", "leaf1", ...)
+  std::string id;       // a cause id of spec/diagnosis.md, or "healthy"
+  std::string entity;   // "" = chosen by the seed; else an entity name ("nic:h/dev", "leaf1", ...)
+  std::string variant;  // "" = chosen by the seed; else one way of the fault ("two-masters", ...)
 };
 
 struct SimConfig {
+  FabricKind fabric = FabricKind::Roce;
+  IbSpeed ib_speed = IbSpeed::Hdr;  // FabricKind::Ib only
   std::size_t hosts = 8;
   std::size_t nics_per_host = 4;
   std::size_t hosts_per_leaf = 0;  // 0 = 16 NIC ports per leaf (at least one host)
@@ -59,11 +71,18 @@ Result<QosTool> parse_qos_tool(const std::string& text);
 Result<LldpView> parse_lldp_view(const std::string& text);
 // "chrony,ptp,pmc,chrony-sources,ntpq" -> views. InvalidArgument names the unknown one.
 Result<std::vector<ClockView>> parse_clock_views(const std::string& text);
-// "pfc-storm@nic:node01/mlx5_0" -> {id, entity}.
+// "roce" or "ib". InvalidArgument otherwise.
+Result<FabricKind> parse_fabric_kind(const std::string& text);
+// "hdr" or "ndr". InvalidArgument otherwise.
+Result<IbSpeed> parse_ib_speed(const std::string& text);
+// "pfc-storm@nic:node01/mlx5_0" -> {id, entity}; "subnet-manager:two-masters@..." also sets the
+// variant (the text between the first ':' and '@').
 FaultRequest parse_fault_request(const std::string& text);
 
 // InvalidArgument for impossible requests: 0 hosts/NICs/samples, unknown fault id, more than
-// two faults, non-positive interval, unknown symptom.
+// two faults, non-positive interval, unknown symptom; on InfiniBand also more than 8 HCAs a
+// host, a fault that has no meaning there (pfc-storm, ecn-misconfig, ...), a fabric larger than
+// a two-level fat tree of its switches holds; on RoCE an InfiniBand-only fault.
 Status validate_config(const SimConfig& config);
 
 const std::vector<std::string>& known_symptoms();

@@ -8,9 +8,12 @@
 #include "base/strings.h"
 #include "sim/counter_clock.h"
 #include "sim/faults/fault_table.h"
+#include "sim/ib_bundle.h"
+#include "sim/ib_traffic.h"
 #include "sim/perftest_model.h"
 #include "sim/traffic.h"
 #include "sim/writers/host_writers.h"
+#include "sim/writers/ib_writers.h"
 #include "sim/writers/sonic_writer.h"
 
 namespace netdoctor::sim {
@@ -55,6 +58,27 @@ void write_nic(const Fabric& fabric, const Host& host, const Nic& nic, const Nic
   }
 }
 
+// The host's RDMA tools of one sample: ip, ibv_devinfo, rdma link (ibstat on InfiniBand,
+// show_gids on RoCE), ibdev2netdev, rdma statistic and resource.
+void write_rdma_tools(const Fabric& fabric, const Host& host, const std::string& dir,
+                      const std::string& statistic, const Put& put) {
+  const std::string infiniband = dir + "sos_commands/infiniband/";
+  if (fabric.kind == FabricKind::Ib) {
+    put(dir + "sos_commands/networking/ip_-d_address", ip_address(host, FabricKind::Ib));
+    put(infiniband + "ibstat", ibstat(host));
+    put(infiniband + "ibv_devinfo_-v", ibv_devinfo(host, FabricKind::Ib));
+    put(infiniband + "rdma_link_show", ib_rdma_link_show(host));
+  } else {
+    put(dir + "sos_commands/networking/ip_-d_address", ip_address(host));
+    put(infiniband + "ibv_devinfo_-v", ibv_devinfo(host));
+    put(infiniband + "rdma_link_show", rdma_link_show(host));
+    put(infiniband + "show_gids", show_gids(host));
+  }
+  put(infiniband + "ibdev2netdev", ibdev2netdev(host));
+  put(infiniband + "rdma_statistic_show", statistic);
+  put(infiniband + "rdma_resource_show", rdma_resource_show(host));
+}
+
 Status write_host(const Fabric& fabric, const Host& host, TreeWriter& writer,
                   const std::string& prefix, std::size_t& files) {
   const std::vector<double> times = sample_times(fabric, host.name);
@@ -74,24 +98,25 @@ Status write_host(const Fabric& fabric, const Host& host, TreeWriter& writer,
     const double host_time = times[k] + host.clock_offset_s;
     put(dir + "captured_at", fmt::format("{:.6f}\n", host_time));
     std::string statistic;  // rdma statistic show: every port's hw_counters on one line
+    const bool ib = fabric.kind == FabricKind::Ib;
     for (std::size_t n = 0; n < host.nics.size(); ++n) {
       const Nic& nic = host.nics[n];
       const NicSnapshot counters(nic.rates, nic.history, host.uptime_s, times[k] - times[0],
                                  elapsed[n][k]);
-      write_nic(fabric, host, nic, counters, k, dir, put, statistic);
+      if (ib) {
+        write_ib_nic(fabric, host, nic, counters, dir, put, statistic);
+      } else {
+        write_nic(fabric, host, nic, counters, k, dir, put, statistic);
+      }
     }
-    put(dir + "sos_commands/networking/ip_-d_address", ip_address(host));
-    put(dir + "sos_commands/infiniband/ibv_devinfo_-v", ibv_devinfo(host));
-    put(dir + "sos_commands/infiniband/rdma_link_show", rdma_link_show(host));
-    put(dir + "sos_commands/infiniband/show_gids", show_gids(host));
-    put(dir + "sos_commands/infiniband/ibdev2netdev", ibdev2netdev(host));
-    put(dir + "sos_commands/infiniband/rdma_statistic_show", statistic);
-    put(dir + "sos_commands/infiniband/rdma_resource_show", rdma_resource_show(host));
+    write_rdma_tools(fabric, host, dir, statistic, put);
     const auto index = static_cast<std::size_t>(&host - fabric.hosts.data());
     const ClockView view = fabric.clock_views[index % fabric.clock_views.size()];
     const auto [clock_path, clock_text] = clock_view_output(fabric, host, view, host_time, k);
     put(dir + clock_path, clock_text);
-    if (fabric.lldp_view == LldpView::Text) {
+    if (ib) {
+      // No LLDP on InfiniBand: the subnet's own views say what is cabled where.
+    } else if (fabric.lldp_view == LldpView::Text) {
       put(dir + "sos_commands/lldp/lldpcli_show_neighbors", lldp_neighbors_text(fabric, host));
     } else {
       put(dir + "sos_commands/lldp/lldpcli_show_neighbors_-f_json", lldp_neighbors(fabric, host));
@@ -175,6 +200,31 @@ Status write_nccl(const Fabric& fabric, TreeWriter& writer, const std::string& p
   return {};
 }
 
+// The healthy workload, its history, the faults' consequences on it, and what every link then
+// carries (InfiniBand: with credit waits and frozen error history).
+Status run_traffic(Fabric& fabric, Rng& rng, const std::vector<const FaultSpec*>& specs,
+                   std::vector<FaultContext>& contexts, std::vector<InjectedFault>& injected) {
+  const bool ib = fabric.kind == FabricKind::Ib;
+  seed_base_rates(fabric, rng);
+  if (ib) {
+    seed_ib_rates(fabric);
+  }
+  derive_links(fabric);
+  snapshot_history(fabric, rng);
+  if (ib) {
+    seed_ib_history(fabric, rng);
+  }
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    ND_TRY(specs[i]->on(fabric.kind).inject(contexts[i]));
+    injected.push_back({specs[i]->id, contexts[i].culprits, contexts[i].variant});
+  }
+  derive_links(fabric);
+  if (ib) {
+    derive_ib_waits(fabric);
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<Simulation> simulate(const SimConfig& config) {
@@ -196,24 +246,17 @@ Result<Simulation> simulate(const SimConfig& config) {
       continue;
     }
     specs.push_back(find_fault(request.id));
-    contexts.push_back(FaultContext{fabric, rng, request.entity, {}, k_none, {}});
+    contexts.push_back(FaultContext{fabric, rng, request.entity, request.variant, {}, k_none, {}});
   }
   for (std::size_t i = 0; i < specs.size(); ++i) {
-    const Status prepared = specs[i]->prepare(contexts[i]);
+    const Status prepared = specs[i]->on(fabric.kind).prepare(contexts[i]);
     if (!prepared.ok()) {
       Error error = prepared.error();
       error.message = std::string(specs[i]->id) + ": " + error.message;
       return error;
     }
   }
-  seed_base_rates(fabric, rng);
-  derive_links(fabric);
-  snapshot_history(fabric, rng);
-  for (std::size_t i = 0; i < specs.size(); ++i) {
-    ND_TRY(specs[i]->inject(contexts[i]));
-    sim.faults.push_back({specs[i]->id, contexts[i].culprits});
-  }
-  derive_links(fabric);
+  ND_TRY(run_traffic(fabric, rng, specs, contexts, sim.faults));
 
   std::vector<std::string> ids;
   for (const InjectedFault& fault : sim.faults) {
@@ -234,8 +277,12 @@ Result<std::size_t> write_bundle(const Simulation& simulation, TreeWriter& write
   for (const Host& host : simulation.fabric.hosts) {
     ND_TRY(write_host(simulation.fabric, host, writer, prefix, files));
   }
-  for (const Switch& sw : simulation.fabric.switches) {
-    ND_TRY(write_switch(simulation.fabric, sw, writer, prefix, files));
+  if (simulation.fabric.kind == FabricKind::Ib) {
+    ND_TRY(write_ib_fabric(simulation.fabric, writer, prefix, files));
+  } else {
+    for (const Switch& sw : simulation.fabric.switches) {
+      ND_TRY(write_switch(simulation.fabric, sw, writer, prefix, files));
+    }
   }
   ND_TRY(write_perftest(simulation.fabric, writer, prefix, files));
   ND_TRY(write_nccl(simulation.fabric, writer, prefix, files));
@@ -269,9 +316,17 @@ nlohmann::ordered_json expected_entry(const Simulation& simulation, const SimCon
   }
   nlohmann::ordered_json faults = nlohmann::ordered_json::array();
   for (const InjectedFault& fault : simulation.faults) {
-    faults.push_back({{"id", fault.id}, {"culprits_any", fault.culprits}});
+    nlohmann::ordered_json one = {{"id", fault.id}, {"culprits_any", fault.culprits}};
+    if (!fault.variant.empty()) {
+      one["variant"] = fault.variant;
+    }
+    faults.push_back(std::move(one));
   }
   entry["faults"] = faults;
+  if (simulation.fabric.kind == FabricKind::Ib) {
+    entry["fabric"] = "ib";
+    entry["ib_speed"] = simulation.fabric.ib_speed == IbSpeed::Ndr ? "ndr" : "hdr";
+  }
   entry["seed"] = config.seed;
   return entry;
 }

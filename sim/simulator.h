@@ -17,6 +17,7 @@ namespace netdoctor::sim {
 struct InjectedFault {
   std::string id;
   std::vector<std::string> culprits;
+  std::string variant;  // the way a fault with several took ("" when it has one)
 };
 
 struct Simulation {
@@ -35,7 +36,8 @@ Result<std::size_t> write_bundle(const Simulation& simulation, TreeWriter& write
                                  const std::string& prefix = "");
 
 // {"scenario", "fault", "symptom", "cause", "verdict", "culprits_any", "hosts",
-//  "nics_per_host", "bundle"} plus "causes" and "faults" (per-fault culprits) and "seed".
+//  "nics_per_host", "bundle"} plus "causes" and "faults" (per-fault culprits, and "variant" where
+//  the fault has several ways) and "seed"; InfiniBand adds "fabric": "ib" and "ib_speed".
 nlohmann::ordered_json expected_entry(const Simulation& simulation, const SimConfig& config,
                                       const std::string& bundle_name);
 

@@ -81,9 +81,10 @@ std::vector<std::size_t> uplinks_of(const Switch& leaf) {
   return result;
 }
 
-Fabric build_topology(const SimConfig& config, std::uint64_t seed) {
-  Rng rng(seed);
+Fabric start_fabric(const SimConfig& config, Rng& rng) {
   Fabric fabric;
+  fabric.kind = config.fabric;
+  fabric.ib_speed = config.ib_speed;
   fabric.noise_seed = rng.next_u64();
   fabric.interval_s = config.interval_s;
   fabric.samples = config.samples;
@@ -95,6 +96,15 @@ Fabric build_topology(const SimConfig& config, std::uint64_t seed) {
   // Somewhere in 2026, on a whole microsecond.
   fabric.start_time = std::floor((1767225600.0 + rng.uniform(0.0, 300.0 * 86400.0)) * 1e6) / 1e6;
   fabric.utilization = rng.uniform(0.30, 0.42);
+  return fabric;
+}
+
+Fabric build_topology(const SimConfig& config, std::uint64_t seed) {
+  if (config.fabric == FabricKind::Ib) {
+    return build_ib_topology(config, seed);
+  }
+  Rng rng(seed);
+  Fabric fabric = start_fabric(config, rng);
   const auto host_style =
       static_cast<HostStyle>(rng.index(static_cast<std::size_t>(HostStyle::Count)));
   const auto mlx5_style =

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/rates.h"
+#include "sim/rng.h"
 #include "sim/sim_config.h"
 
 namespace netdoctor::sim {
@@ -22,6 +23,10 @@ enum class GidLayout {
   V1Only,     // RoCE v2 GIDs not populated (RoCE mode forced to v1): every entry IB/RoCE v1
   NoIpv4,     // no GID for the IPv4 address (it was added to the netdev after the table froze)
 };
+
+// InfiniBand port state (PortInfo PortState 1..4) and physical state as the subnet shows them.
+enum class IbState { Down, Init, Armed, Active };
+enum class IbPhys { Polling, Disabled, LinkUp };
 
 struct Nic {
   std::string rdma_dev;  // mlx5_0, rocep26s0f0, bnxt_re0
@@ -59,6 +64,13 @@ struct Nic {
   double pcie_gt_s = 16.0;
   double pcie_max_gt_s = 16.0;
   int kernel_flaps = 0;  // link down/up pairs of its netdev in the kernel log (link-errors)
+  // InfiniBand HCA port (FabricKind::Ib): state as the subnet manager left it, its LID (0: none
+  // assigned) and the LID of the SM it answers to; lanes/speed_gbps/active_mtu as trained.
+  IbState ib_state = IbState::Active;
+  IbPhys ib_phys = IbPhys::LinkUp;
+  std::uint32_t lid = 0;
+  std::uint32_t sm_lid = 0;
+  double ib_wait_share = 0.0;  // share of the time a fault adds to PortXmitWait over the traffic's
   NicRates rates;
   NicRates history;  // long-run average before the fault (for absolute counter values)
 };
@@ -85,7 +97,7 @@ struct Host {
 enum class PortKind { HostFacing, Uplink, SpineDownlink };
 
 struct Port {
-  std::string name;   // Ethernet0
+  std::string name;   // Ethernet0; InfiniBand: the port number ("7")
   std::string alias;  // etp1
   int first_lane = 0;
   int lanes = 4;
@@ -99,6 +111,12 @@ struct Port {
   std::size_t peer_switch = k_none;  // Uplink / SpineDownlink: the switch port at the other end
   std::size_t peer_port = k_none;
   double ecmp_weight = 1.0;  // Uplink: share of the leaf's cross traffic
+  // InfiniBand: the port number, its state (both ends of a cable agree) and the share of the time
+  // a fault adds to its PortXmitWait over what its own traffic gives.
+  int number = 0;
+  IbState ib_state = IbState::Active;
+  IbPhys ib_phys = IbPhys::LinkUp;
+  double ib_wait_share = 0.0;
   PortRates rates;
   PortRates history;
 };
@@ -113,11 +131,34 @@ struct Switch {
   double uptime_s = 0.0;
   double cross_fraction = 0.5;     // leaf: share of host traffic that leaves through the uplinks
   std::vector<std::size_t> hosts;  // leaf: hosts cabled to it
+  // InfiniBand: node GUID, LID (port 0), number of ports, firmware, and how long before sample 0
+  // its 32-bit PortCounters were last cleared (its uptime when never).
+  std::uint64_t guid = 0;
+  std::uint32_t lid = 0;
+  std::size_t radix = 0;
+  std::string fw;
+  double pma_cleared_s = 0.0;
+};
+
+// A subnet manager as the fabric's views see it: on a switch (sw) or a host's HCA (host, nic).
+struct SubnetManager {
+  std::size_t sw = k_none;
+  std::size_t host = k_none;
+  std::size_t nic = k_none;
+  std::uint64_t guid = 0;
+  std::uint32_t lid = 0;
+  int priority = 15;
+  std::uint64_t activity = 0;  // SMInfo ActivityCount at sample 0; grows by the sweeps
 };
 
 enum class SampleNaming { Plain, Padded };  // "0", "1" or "s000", "s001"
 
 struct Fabric {
+  FabricKind kind = FabricKind::Roce;
+  IbSpeed ib_speed = IbSpeed::Hdr;
+  // InfiniBand: the masters; none when no SM runs; two when two SMs each think they are master
+  // (sample k's sminfo reaches managers[k % size]).
+  std::vector<SubnetManager> managers;
   std::vector<Host> hosts;
   std::vector<Switch> switches;  // leaves first, then spines
   std::size_t leaf_count = 0;
@@ -137,6 +178,12 @@ struct Fabric {
 // The fabric of `config` with names, addresses, firmware and cabling; rates still zero.
 // REQUIRES: validate_config(config).ok()
 Fabric build_topology(const SimConfig& config, std::uint64_t seed);
+// The InfiniBand form (sim/ib_topology.cc): leaf-NN / spine-NN Quantum switches with numbered
+// ports, mlx5_N HCAs with IPoIB netdevs, GUIDs, and LIDs from an SM on spine-01.
+Fabric build_ib_topology(const SimConfig& config, std::uint64_t seed);
+// The fabric-wide settings every topology starts with (noise, times, utilization), drawn from
+// `rng` in a fixed order.
+Fabric start_fabric(const SimConfig& config, Rng& rng);
 
 // Drops all but `keep` uplinks of leaf `leaf` (and the spine ports they land on): a leaf built
 // with too little uplink capacity.

@@ -1,5 +1,9 @@
 #include "sim/faults/fault_table.h"
 
+#include <algorithm>
+
+#include "base/strings.h"
+
 namespace netdoctor::sim {
 namespace {
 Status no_step(FaultContext& /*context*/) {
@@ -8,26 +12,62 @@ Status no_step(FaultContext& /*context*/) {
 }  // namespace
 
 const std::vector<FaultSpec>& fault_table() {
+  // RoCE steps, then InfiniBand steps ({} where the fault has no meaning on that fabric).
   static const std::vector<FaultSpec> k_table = {
-      {"healthy", "timeouts", no_step, no_step},
-      {"pfc-storm", "slowdown", prepare_pfc_storm, inject_pfc_storm},
-      {"ecmp-imbalance", "asymmetric-bandwidth", prepare_ecmp_imbalance, inject_ecmp_imbalance},
-      {"oversubscription", "slowdown", prepare_oversubscription, inject_oversubscription},
-      {"mtu-mismatch", "high-latency", prepare_mtu_mismatch, inject_mtu_mismatch},
-      {"firmware-mismatch", "high-latency", prepare_firmware_mismatch, inject_firmware_mismatch},
-      {"link-errors", "timeouts", prepare_link_errors, inject_link_errors},
-      {"link-degraded", "asymmetric-bandwidth", prepare_link_degraded, inject_link_degraded},
-      {"buffer-exhaustion", "timeouts", prepare_buffer_exhaustion, inject_buffer_exhaustion},
-      {"ecn-misconfig", "slowdown", prepare_ecn_misconfig, inject_ecn_misconfig},
-      {"lossy-roce", "timeouts", prepare_lossy_roce, inject_lossy_roce},
-      {"traffic-isolation", "slowdown", prepare_traffic_isolation, inject_traffic_isolation},
-      {"clock-skew", "timeouts", prepare_clock_skew, inject_clock_skew},
-      {"addressing-conflict", "timeouts", prepare_addressing_conflict, inject_addressing_conflict},
-      {"small-messages", "low-utilization", prepare_small_messages, inject_small_messages},
-      {"baseline-regression", "slowdown", prepare_baseline_regression, inject_baseline_regression},
-      {"pcie-degraded", "slowdown", prepare_pcie_degraded, inject_pcie_degraded},
-      {"gid-mismatch", "timeouts", prepare_gid_mismatch, inject_gid_mismatch},
-      {"nccl-transport", "slowdown", prepare_nccl_transport, inject_nccl_transport},
+      {"healthy", "timeouts", {no_step, no_step}, {no_step, no_step}},
+      {"pfc-storm", "slowdown", {prepare_pfc_storm, inject_pfc_storm}, {}},
+      {"ecmp-imbalance",
+       "asymmetric-bandwidth",
+       {prepare_ecmp_imbalance, inject_ecmp_imbalance},
+       {prepare_ecmp_imbalance, inject_ib_ecmp_imbalance}},
+      {"oversubscription",
+       "slowdown",
+       {prepare_oversubscription, inject_oversubscription},
+       {prepare_oversubscription, inject_ib_oversubscription}},
+      {"mtu-mismatch",
+       "high-latency",
+       {prepare_mtu_mismatch, inject_mtu_mismatch},
+       {prepare_ib_mtu_mismatch, inject_ib_mtu_mismatch}},
+      {"firmware-mismatch",
+       "high-latency",
+       {prepare_firmware_mismatch, inject_firmware_mismatch},
+       {prepare_ib_firmware_mismatch, inject_firmware_mismatch}},
+      {"link-errors",
+       "timeouts",
+       {prepare_link_errors, inject_link_errors},
+       {prepare_ib_link_errors, inject_ib_link_errors}},
+      {"link-degraded",
+       "asymmetric-bandwidth",
+       {prepare_link_degraded, inject_link_degraded},
+       {prepare_ib_link_degraded, inject_ib_link_degraded}},
+      {"buffer-exhaustion", "timeouts", {prepare_buffer_exhaustion, inject_buffer_exhaustion}, {}},
+      {"ecn-misconfig", "slowdown", {prepare_ecn_misconfig, inject_ecn_misconfig}, {}},
+      {"lossy-roce", "timeouts", {prepare_lossy_roce, inject_lossy_roce}, {}},
+      {"traffic-isolation", "slowdown", {prepare_traffic_isolation, inject_traffic_isolation}, {}},
+      {"clock-skew",
+       "timeouts",
+       {prepare_clock_skew, inject_clock_skew},
+       {prepare_clock_skew, inject_clock_skew}},
+      {"addressing-conflict",
+       "timeouts",
+       {prepare_addressing_conflict, inject_addressing_conflict},
+       {}},
+      {"small-messages", "low-utilization", {prepare_small_messages, inject_small_messages}, {}},
+      {"baseline-regression",
+       "slowdown",
+       {prepare_baseline_regression, inject_baseline_regression},
+       {}},
+      {"pcie-degraded",
+       "slowdown",
+       {prepare_pcie_degraded, inject_pcie_degraded},
+       {prepare_pcie_degraded, inject_pcie_degraded}},
+      {"gid-mismatch", "timeouts", {prepare_gid_mismatch, inject_gid_mismatch}, {}},
+      {"nccl-transport",
+       "slowdown",
+       {prepare_nccl_transport, inject_nccl_transport},
+       {prepare_nccl_transport, inject_nccl_transport}},
+      {"ib-congestion", "slowdown", {}, {prepare_ib_congestion, inject_ib_congestion}},
+      {"subnet-manager", "timeouts", {}, {prepare_subnet_manager, inject_subnet_manager}},
   };
   return k_table;
 }
@@ -47,6 +87,28 @@ std::vector<std::string> fault_ids() {
     ids.emplace_back(spec.id);
   }
   return ids;
+}
+
+std::vector<std::string> fault_ids(FabricKind kind) {
+  std::vector<std::string> ids;
+  for (const FaultSpec& spec : fault_table()) {
+    if (spec.applies(kind)) {
+      ids.emplace_back(spec.id);
+    }
+  }
+  return ids;
+}
+
+Status pick_variant(FaultContext& context, const std::vector<std::string>& known) {
+  if (context.variant.empty()) {
+    context.variant = known[context.rng.index(known.size())];
+    return {};
+  }
+  if (std::find(known.begin(), known.end(), context.variant) == known.end()) {
+    return make_error(ErrorCode::InvalidArgument, "unknown variant '" + context.variant +
+                                                      "' (known: " + join(known, ", ") + ")");
+  }
+  return {};
 }
 
 std::vector<std::size_t> target_nics(const Fabric& fabric, const EntityRef& target) {

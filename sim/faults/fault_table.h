@@ -19,6 +19,7 @@ struct FaultContext {
   Fabric& fabric;
   Rng& rng;
   std::string requested;              // entity named on the command line, may be empty
+  std::string variant;                // way of the fault asked for ("" = seed); prepare sets it
   EntityRef target;                   // set by prepare
   std::size_t peer_host = k_none;     // a second host, for faults between two hosts
   std::vector<std::string> culprits;  // entity names a correct diagnosis may blame
@@ -26,16 +27,24 @@ struct FaultContext {
 
 using FaultStep = Status (*)(FaultContext&);
 
+struct FaultSteps {
+  FaultStep prepare = nullptr;  // both null: the fault has no meaning on that fabric
+  FaultStep inject = nullptr;
+};
+
 struct FaultSpec {
   const char* id;
   const char* symptom;
-  FaultStep prepare;
-  FaultStep inject;
+  FaultSteps roce;
+  FaultSteps ib;
+  const FaultSteps& on(FabricKind kind) const { return kind == FabricKind::Ib ? ib : roce; }
+  bool applies(FabricKind kind) const { return on(kind).prepare != nullptr; }
 };
 
 const std::vector<FaultSpec>& fault_table();
 const FaultSpec* find_fault(std::string_view id);
 std::vector<std::string> fault_ids();
+std::vector<std::string> fault_ids(FabricKind kind);  // those that apply to that fabric
 
 // The injectors, one file per fault family.
 Status prepare_pfc_storm(FaultContext& context);
@@ -75,11 +84,29 @@ Status inject_gid_mismatch(FaultContext& context);
 Status prepare_nccl_transport(FaultContext& context);
 Status inject_nccl_transport(FaultContext& context);
 
+// InfiniBand forms (sim/faults/ib_*.cc).
+Status prepare_ib_congestion(FaultContext& context);
+Status inject_ib_congestion(FaultContext& context);
+Status prepare_subnet_manager(FaultContext& context);
+Status inject_subnet_manager(FaultContext& context);
+Status prepare_ib_link_errors(FaultContext& context);
+Status inject_ib_link_errors(FaultContext& context);
+Status prepare_ib_link_degraded(FaultContext& context);
+Status inject_ib_link_degraded(FaultContext& context);
+Status prepare_ib_mtu_mismatch(FaultContext& context);
+Status inject_ib_mtu_mismatch(FaultContext& context);
+Status prepare_ib_firmware_mismatch(FaultContext& context);
+Status inject_ib_ecmp_imbalance(FaultContext& context);
+Status inject_ib_oversubscription(FaultContext& context);
+
 // Helpers shared by injectors.
 // NICs a host-level target covers: all of a host, or the one NIC named.
 std::vector<std::size_t> target_nics(const Fabric& fabric, const EntityRef& target);
 // Adds retransmit symptoms of loss at `rate` lost packets per second to a NIC.
 void add_loss_symptoms(Nic& nic, double lost_per_s, Rng& rng);
 void scale_traffic(Nic& nic, double factor);
+// Picks the variant of a fault with several ways: the one asked for (InvalidArgument when it is
+// not among `known`), else one chosen by the seed; stored back into context.variant.
+Status pick_variant(FaultContext& context, const std::vector<std::string>& known);
 
 }  // namespace netdoctor::sim

@@ -20,10 +20,12 @@ std::string ethtool_stats(const Fabric& fabric, const Nic& nic, const NicSnapsho
 std::string ethtool_info(const Nic& nic);      // ethtool -i
 std::string ethtool_settings(const Nic& nic);  // ethtool <if>
 
-// `ip -d address`: lo, the management port, then one block per RDMA netdev.
-std::string ip_address(const Host& host);
-// `ibv_devinfo -v` and `rdma link show` for all the host's RDMA devices.
-std::string ibv_devinfo(const Host& host);
+// `ip -d address`: lo, the management port, then one block per RDMA netdev (InfiniBand: the
+// HCAs' IPoIB netdevs, link/infiniband).
+std::string ip_address(const Host& host, FabricKind kind = FabricKind::Roce);
+// `ibv_devinfo -v` and `rdma link show` for all the host's RDMA devices; on InfiniBand the
+// port's state, LIDs, width and speed as trained, link_layer InfiniBand.
+std::string ibv_devinfo(const Host& host, FabricKind kind = FabricKind::Roce);
 std::string rdma_link_show(const Host& host);
 // `mlnx_qos -i <if>` (mlx5 only): trust, dscp2prio, PFC bitmap, tc map.
 std::string mlnx_qos(const Nic& nic);

@@ -1,5 +1,8 @@
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "sim/ib_shape.h"
 #include "sim/nic_models.h"
 #include "sim/writers/host_writers.h"
 
@@ -33,9 +36,43 @@ std::string width(int lanes) {
   }
 }
 
+const char* port_state(const Nic& nic, bool ib) {
+  if (!ib) {
+    return "PORT_ACTIVE (4)";
+  }
+  switch (nic.ib_state) {
+    case IbState::Down:
+      return "PORT_DOWN (1)";
+    case IbState::Init:
+      return "PORT_INIT (2)";
+    case IbState::Armed:
+      return "PORT_ARMED (3)";
+    case IbState::Active:
+      break;
+  }
+  return "PORT_ACTIVE (4)";
+}
+
+const char* phys_state(const Nic& nic, bool ib) {
+  if (!ib || nic.ib_phys == IbPhys::LinkUp) {
+    return "LINK_UP (5)";
+  }
+  return nic.ib_phys == IbPhys::Polling ? "POLLING (2)" : "DISABLED (3)";
+}
+
+// "50.0 Gbps (64)" (HDR lanes), "100.0 Gbps (128)" (NDR); RoCE ports print the HDR form.
+std::string active_speed(const Nic& nic, bool ib) {
+  if (!ib) {
+    return "50.0 Gbps (64)";
+  }
+  const int lane = nic.speed_gbps / std::max(1, nic.lanes);
+  return fmt::format("{:.1f} Gbps ({})", static_cast<double>(lane), ib_speed_code(lane));
+}
+
 }  // namespace
 
-std::string ibv_devinfo(const Host& host) {
+std::string ibv_devinfo(const Host& host, FabricKind kind) {
+  const bool ib = kind == FabricKind::Ib;
   fmt::memory_buffer out;
   auto o = std::back_inserter(out);
   bool first = true;
@@ -64,28 +101,32 @@ std::string ibv_devinfo(const Host& host) {
     fmt::format_to(o, "\tmax_mr:\t\t\t\t{}\n", mlx5 ? 16777216 : 262144);
     fmt::format_to(o, "\tmax_pd:\t\t\t\t{}\n", mlx5 ? 8388608 : 65536);
     fmt::format_to(o, "\t\tport:\t1\n");
-    fmt::format_to(o, "\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n");
+    fmt::format_to(o, "\t\t\tstate:\t\t\t{}\n", port_state(nic, ib));
     fmt::format_to(o, "\t\t\tmax_mtu:\t\t4096 (5)\n");
     fmt::format_to(o, "\t\t\tactive_mtu:\t\t{} ({})\n", nic.active_mtu, mtu_code(nic.active_mtu));
-    fmt::format_to(o, "\t\t\tsm_lid:\t\t\t0\n");
-    fmt::format_to(o, "\t\t\tport_lid:\t\t0\n");
+    fmt::format_to(o, "\t\t\tsm_lid:\t\t\t{}\n", ib ? nic.sm_lid : 0);
+    fmt::format_to(o, "\t\t\tport_lid:\t\t{}\n", ib ? nic.lid : 0);
     fmt::format_to(o, "\t\t\tport_lmc:\t\t0x00\n");
-    fmt::format_to(o, "\t\t\tlink_layer:\t\tEthernet\n");
+    fmt::format_to(o, "\t\t\tlink_layer:\t\t{}\n", ib ? "InfiniBand" : "Ethernet");
     fmt::format_to(o, "\t\t\tmax_msg_sz:\t\t{}\n", mlx5 ? "0x40000000" : "0x7fffffff");
     fmt::format_to(o, "\t\t\tport_cap_flags:\t\t{}\n", mlx5 ? "0x04010000" : "0x041d0000");
     fmt::format_to(o, "\t\t\tport_cap_flags2:\t0x0000\n");
-    fmt::format_to(o, "\t\t\tmax_vl_num:\t\tinvalid value (0)\n");
+    fmt::format_to(o, "\t\t\tmax_vl_num:\t\t{}\n", ib ? "4 (3)" : "invalid value (0)");
     fmt::format_to(o, "\t\t\tbad_pkey_cntr:\t\t0x0\n");
     fmt::format_to(o, "\t\t\tqkey_viol_cntr:\t\t0x0\n");
     fmt::format_to(o, "\t\t\tsm_sl:\t\t\t0\n");
-    fmt::format_to(o, "\t\t\tpkey_tbl_len:\t\t1\n");
+    fmt::format_to(o, "\t\t\tpkey_tbl_len:\t\t{}\n", ib ? 128 : 1);
     fmt::format_to(o, "\t\t\tgid_tbl_len:\t\t{}\n", mlx5 ? 255 : 256);
     fmt::format_to(o, "\t\t\tsubnet_timeout:\t\t0\n");
     fmt::format_to(o, "\t\t\tinit_type_reply:\t0\n");
     fmt::format_to(o, "\t\t\tactive_width:\t\t{}\n", width(nic.lanes));
-    fmt::format_to(o, "\t\t\tactive_speed:\t\t50.0 Gbps (64)\n");
-    fmt::format_to(o, "\t\t\tphys_state:\t\tLINK_UP (5)\n");
-    fmt::format_to(o, "\t\t\tGID[  3]:\t\t::ffff:{}, RoCE v2\n", nic.ip);
+    fmt::format_to(o, "\t\t\tactive_speed:\t\t{}\n", active_speed(nic, ib));
+    fmt::format_to(o, "\t\t\tphys_state:\t\t{}\n", phys_state(nic, ib));
+    if (ib) {
+      fmt::format_to(o, "\t\t\tGID[  0]:\t\tfe80:0000:0000:0000:{}\n", guid(nic.node_guid));
+    } else {
+      fmt::format_to(o, "\t\t\tGID[  3]:\t\t::ffff:{}, RoCE v2\n", nic.ip);
+    }
   }
   return fmt::to_string(out);
 }

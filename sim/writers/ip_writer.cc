@@ -41,9 +41,31 @@ std::string global_ipv6(const Nic& nic) {
       nic.ipv6);
 }
 
+// An IPoIB netdev: link/infiniband with the 20-byte hardware address, the ipoib details line,
+// the IPv4 address and the link-local address from the port GUID (U/L bit flipped).
+void ipoib_block(const Nic& nic, fmt::memory_buffer& out) {
+  const std::uint64_t g = nic.node_guid ^ 0x0200000000000000ull;
+  fmt::format_to(
+      std::back_inserter(out),
+      "{}: {}: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu {} qdisc mq state {} group default qlen "
+      "256\n"
+      "    link/infiniband {} brd 00:ff:ff:ff:ff:12:40:1b:ff:ff:00:00:00:00:00:00:ff:ff:ff:ff "
+      "promiscuity 0  allmulti 0 minmtu 68 maxmtu 65520 \n"
+      "    ipoib pkey  0xffff mode datagram umcast 0000 numtxqueues 256 numrxqueues 128 "
+      "gso_max_size 65536 gso_max_segs 65535 tso_max_size 65536 tso_max_segs 65535 gro_max_size "
+      "65536 parentbus pci parentdev {} \n"
+      "    inet {}/{} brd {} scope global {}\n"
+      "       valid_lft forever preferred_lft forever\n"
+      "    inet6 fe80::{:x}:{:x}:{:x}:{:x}/64 scope link \n"
+      "       valid_lft forever preferred_lft forever\n",
+      nic.ifindex, nic.netdev, nic.mtu, nic.ib_state == IbState::Active ? "UP" : "DOWN", nic.mac,
+      nic.pci, nic.ip, nic.prefix_len, broadcast(nic.ip, nic.prefix_len), nic.netdev, g >> 48,
+      (g >> 32) & 0xffff, (g >> 16) & 0xffff, g & 0xffff);
+}
+
 }  // namespace
 
-std::string ip_address(const Host& host) {
+std::string ip_address(const Host& host, FabricKind kind) {
   fmt::memory_buffer out;
   auto o = std::back_inserter(out);
   fmt::format_to(o,
@@ -65,6 +87,10 @@ std::string ip_address(const Host& host) {
                  "       valid_lft forever preferred_lft forever\n",
                  host.mgmt_mac, host.mgmt_ip, broadcast(host.mgmt_ip, 16));
   for (const Nic& nic : host.nics) {
+    if (kind == FabricKind::Ib) {
+      ipoib_block(nic, out);
+      continue;
+    }
     const bool mlx5 = nic.vendor == Vendor::Mlx5;
     fmt::format_to(o,
                    "{}: {}: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu {} qdisc mq state UP group "

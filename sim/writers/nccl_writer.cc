@@ -58,9 +58,11 @@ void bootstrap(const Host& host, const Prefix& main, std::string& out) {
                  main.text, main.text);
 }
 
-void environment(const Host& host, const Prefix& init, std::string& out) {
-  fmt::format_to(std::back_inserter(out),
-                 "{} NCCL INFO NCCL_IB_GID_INDEX set by environment to 3.\n", init.text);
+void environment(const Host& host, bool ib, const Prefix& init, std::string& out) {
+  if (!ib) {  // RoCE jobs pin the RoCE v2 GID; InfiniBand addresses by LID
+    fmt::format_to(std::back_inserter(out),
+                   "{} NCCL INFO NCCL_IB_GID_INDEX set by environment to 3.\n", init.text);
+  }
   if (host.nccl.socket) {
     fmt::format_to(std::back_inserter(out),
                    "{} NCCL INFO NCCL_IB_DISABLE set by environment to 1.\n", init.text);
@@ -75,7 +77,7 @@ void environment(const Host& host, const Prefix& init, std::string& out) {
   }
 }
 
-void network(const Host& host, const Prefix& init, std::string& out) {
+void network(const Host& host, bool ib, const Prefix& init, std::string& out) {
   auto o = std::back_inserter(out);
   if (host.nccl.socket) {
     fmt::format_to(o, "{} NCCL INFO NET/Socket : Using [0]eno1:{}<0>\n", init.text, host.mgmt_ip);
@@ -85,7 +87,7 @@ void network(const Host& host, const Prefix& init, std::string& out) {
   fmt::format_to(o, "{} NCCL INFO NET/IB : Using", init.text);
   const auto used = used_nics(host);
   for (std::size_t i = 0; i < used.size(); ++i) {
-    fmt::format_to(o, " [{}]{}:1/RoCE", i, used[i]->rdma_dev);
+    fmt::format_to(o, " [{}]{}:1/{}", i, used[i]->rdma_dev, ib ? "IB" : "RoCE");
   }
   fmt::format_to(o, " [RO]; OOB eno1:{}<0>\n{} NCCL INFO Using network IB\n", host.mgmt_ip,
                  init.text);
@@ -140,8 +142,9 @@ std::string nccl_log(const Fabric& fabric, std::size_t h) {
   const Prefix init = prefix(host, h, 41);
   std::string out;
   bootstrap(host, main, out);
-  environment(host, init, out);
-  network(host, init, out);
+  const bool ib = fabric.kind == FabricKind::Ib;
+  environment(host, ib, init, out);
+  network(host, ib, init, out);
   const std::size_t nranks = fabric.hosts.size() * k_gpus;
   const std::string comm = fmt::format(
       "comm 0x{:x} rank {} nranks {} cudaDev 0 nvmlDev 0 busId "
