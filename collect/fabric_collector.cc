@@ -64,8 +64,10 @@ class FabricSampleWriter {
     const CommandOutput& output = *run;
     const bool failed = output.exit_code != 0;
     // infiniband-diags print their iberror line on stdout: a failure that printed nothing else
-    // gave no view.
-    const bool keep = !failed || !only_diagnostics(output.out);
+    // gave no view; but sminfo failing is the view itself (no SM answered), kept as printed
+    // so that the sample says "asked, no master" rather than nothing.
+    const bool no_sm = failed && argv.front() == "sminfo";
+    const bool keep = !failed || no_sm || !only_diagnostics(output.out);
     if (failed) {
       note_failure(fmt::format("'{}' failed (exit {}{}): {}", line, output.exit_code,
                                keep ? ", its output kept" : "",
@@ -73,6 +75,11 @@ class FabricSampleWriter {
     }
     if (!keep) {
       return false;
+    }
+    if (no_sm && only_diagnostics(output.out)) {
+      ND_TRY(write(std::string("sos_commands/") + k_fabric_group + "/" + mangle_command(argv),
+                   output.out + output.err));
+      return true;
     }
     if (trim(output.out).empty()) {
       // Nothing to read (ibqueryerrors without a subnet manager): no view, said why.

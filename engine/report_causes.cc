@@ -128,6 +128,23 @@ bool blames_only_named(const CauseScore& score, const std::vector<const CauseSco
   });
 }
 
+// Whether a reported cause names one of this cause's places (links aside): a residual cause
+// there is that cause's symptom (a perftest pair through a NIC that is down).
+bool shares_a_place(const CauseScore& score, const std::vector<const CauseScore*>& reported,
+                    const EvidenceBook& book, const std::map<std::string, std::string>& owners) {
+  std::set<std::string> named;
+  for (const CauseScore* other : reported) {
+    for (const auto& theirs : rank_entities(*other, book)) {
+      named.insert(owner_of(theirs.name, owners));
+    }
+  }
+  const auto culprits = rank_entities(score, book);
+  return std::any_of(culprits.begin(), culprits.end(), [&](const auto& culprit) {
+    return model::entity_kind(culprit.name) != model::EntityKind::Link &&
+           named.count(owner_of(culprit.name, owners)) > 0;
+  });
+}
+
 // The score confidence is measured against: the strongest other reported cause, or, for a
 // cause reported alone, the strongest unreported competitor (it still takes some confidence).
 double rival_score(const std::vector<CauseScore>& scores,
@@ -194,6 +211,12 @@ ReportedCauses report_causes(const std::vector<CauseScore>& scores, const Eviden
     double own = own_support(score, reported) - score.against;
     if (!reported.empty() && own < k_report_score) {
       out.explained_away.push_back(fmt::format("{}: its evidence is explained by {}",
+                                               score.cause->id, reported.front()->cause->id));
+      continue;
+    }
+    if (!reported.empty() && score.cause->residual &&
+        shares_a_place(score, reported, book, owners)) {
+      out.explained_away.push_back(fmt::format("{}: measured where {} is, its symptom there",
                                                score.cause->id, reported.front()->cause->id));
       continue;
     }

@@ -119,10 +119,11 @@ Result<std::map<std::string, std::map<std::string, ToolAdvice>>> parse_by_tools(
 
 Result<Cause> parse_cause(std::string_view text, const std::string& file) {
   ND_TRY_ASSIGN(toml::table root, parse_toml(text, file));
-  ND_TRY(check_keys(root,
-                    {"id", "title", "mechanism", "category", "severity", "remediation",
-                     "next_change", "by_qos_tool", "by_clock_tool", "by_signal", "source"},
-                    file, "cause"));
+  ND_TRY(
+      check_keys(root,
+                 {"id", "title", "mechanism", "category", "severity", "remediation", "next_change",
+                  "by_qos_tool", "by_clock_tool", "by_signal", "source", "residual"},
+                 file, "cause"));
   Cause cause;
   cause.file = file;
   ND_TRY_ASSIGN(cause.id, require_string(root, "id", file));
@@ -144,6 +145,8 @@ Result<Cause> parse_cause(std::string_view text, const std::string& file) {
         file, root.get("severity")->source(),
         fmt::format("unknown severity '{}' (monitor, degrade, isolate)", cause.severity));
   }
+  ND_TRY_ASSIGN(auto residual, optional_bool(root, "residual", file));
+  cause.residual = residual.value_or(false);
   ND_TRY_ASSIGN(cause.remediation, string_list(root, "remediation", file, true));
   ND_TRY_ASSIGN(cause.next_change, parse_next_change(root, file));
   ND_TRY_ASSIGN(cause.by_tool, parse_by_tools(root, file));

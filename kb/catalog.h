@@ -53,6 +53,9 @@ struct Cause {
   std::string mechanism;
   std::string category;  // congestion, config, firmware, cabling, clock, addressing, traffic
   std::string severity;  // monitor, degrade, isolate
+  // A cause that stands for "measured off, nothing else explains it" (baseline-regression):
+  // reported beside another cause only where that cause names none of its places.
+  bool residual = false;
   std::vector<SignalWeight> supports;
   std::vector<SignalWeight> against;
   std::vector<std::string> remediation;

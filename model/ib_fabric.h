@@ -109,8 +109,11 @@ struct IbSubnetManager {
 struct IbFabricSample {
   std::string name;  // the sample directory
   double captured_at = 0.0;
-  std::vector<IbSubnetManager> managers;      // every SM this sample's views name
-  bool sm_answered = false;                   // sminfo (or ibdiagnet) reached an SM
+  std::vector<IbSubnetManager> managers;  // every SM this sample's views name
+  bool sm_answered = false;               // sminfo (or ibdiagnet) reached an SM
+  // This sample asked for the SM (its sminfo ran, or ibdiagnet's SM list was read). A sample
+  // whose sminfo file is missing or garbled says nothing of the SM: never "no SM".
+  bool sm_queried = false;
   std::vector<std::string> diagnet_errors;    // ibdiagnet2.log "-E-" lines, as printed
   std::vector<std::string> diagnet_warnings;  // "-W-" lines
 };

@@ -45,6 +45,7 @@ void size_samples(IbFabric& ib) {
 }
 
 void add_managers(const IbSampleViews& views, IbFabricSample& sample) {
+  sample.sm_queried = views.sminfo_ran;
   if (!views.sminfo) {
     return;  // not captured, withheld, or no SM answered
   }
@@ -77,7 +78,10 @@ void load_ib_fabric(const Bundle& bundle, const SourceFilter& filter, const Coun
   IbTopologyBuilder builder;
   for (const auto& sample : views) {
     add_topology(sample, builder);
-    ib.samples.push_back(IbFabricSample{sample.name, sample.captured_at, {}, false, {}, {}});
+    IbFabricSample fabric_sample;
+    fabric_sample.name = sample.name;
+    fabric_sample.captured_at = sample.captured_at;
+    ib.samples.push_back(std::move(fabric_sample));
   }
   ib.nodes = builder.finish();
   ib.reindex();

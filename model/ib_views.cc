@@ -32,7 +32,10 @@ void read_sminfo(const SampleSource& sample, SourceLog& log, SourceMap& sources,
   auto parsed = parsers::parse_sminfo(*text);
   if (parsed.ok()) {
     views.sminfo = std::move(parsed).value();
-  } else if (!failed_query(*text)) {
+    views.sminfo_ran = true;
+  } else if (failed_query(*text)) {
+    views.sminfo_ran = true;
+  } else {
     log.malformed(source::k_sminfo, sample.display_command(argv), parsed.error(), sources);
   }
 }

@@ -29,7 +29,8 @@ struct IbSampleViews {
   std::vector<parsers::Perfquery> perfquery;  // one per perfquery file
   std::optional<parsers::IbQueryErrors> errors;
   std::optional<parsers::SmInfo> sminfo;  // nullopt: absent, withheld or no SM answered
-  IbDiagnetViews diagnet;                 // var/tmp/ibdiagnet2/ibdiagnet2.*, where copied in
+  bool sminfo_ran = false;  // this sample's sminfo was read: it answered or said no SM did
+  IbDiagnetViews diagnet;   // var/tmp/ibdiagnet2/ibdiagnet2.*, where copied in
 };
 
 // Reads every view of `sample` that `log` admits, recording each into `sources`.

@@ -45,7 +45,9 @@ double tick_seconds(const model::IbPort& port, const Judgement& judgement) {
 }
 
 // A counter stuck at its maximum from sample `from` on: before the window it is history; inside
-// it, what it climbed before stopping over the interval it stopped in is a lower bound.
+// it, what it climbed before stopping over the interval it stopped in is a lower bound, and the
+// rate of the interval before, where there is one, a measurement (waiting that fast is what
+// ran it up to the maximum): the port waited at least the larger of the two.
 std::optional<PortWait> saturated_wait(const ib::LinkEnd& end, std::size_t from, double tick_s,
                                        Survey& fleet) {
   const model::IbPort& port = *end.port;
@@ -61,6 +63,13 @@ std::optional<PortWait> saturated_wait(const ib::LinkEnd& end, std::size_t from,
   }
   PortWait wait{.end = &end, .tick_s = tick_s};
   wait.ticks_per_s = (k_xmit_wait_max - *before) / seconds;
+  const auto earlier =
+      from < 2 ? std::nullopt : ib::value_at(port, metric::k_ib_xmit_wait, from - 2);
+  const double earlier_seconds =
+      from < 2 ? 0.0 : port.samples[from - 1].captured_at - port.samples[from - 2].captured_at;
+  if (earlier && *earlier <= *before && earlier_seconds > 0.0) {
+    wait.ticks_per_s = std::max(wait.ticks_per_s, (*before - *earlier) / earlier_seconds);
+  }
   wait.share = wait.ticks_per_s * tick_s;
   wait.lower_bound = true;
   return wait;
@@ -215,7 +224,8 @@ class IbCongestionProbe final : public FleetProbe<Survey> {
              .clearing = "ib-congestion-ok",
              .thresholds = {"tick_symbol_times", "fallback_tick_ns", "wait_share",
                             "wait_half_share", "slow_receiver_share", "slow_receiver_strength",
-                            "discard_half_rate", "victims_half_strength", "ok_strength"},
+                            "discard_half_rate", "victims_half_strength", "ok_strength",
+                            "lower_bound_ok_strength"},
              .fabric = FabricScope::InfiniBand}) {}
 
  protected:
@@ -284,6 +294,17 @@ class IbCongestionProbe final : public FleetProbe<Survey> {
     healthy.fleet_normal = judgement.limit("wait_share");
     healthy.unit = "fraction";
     healthy.strength = judgement.limit("ok_strength");
+    const auto bounded =
+        std::count_if(fleet.ports.begin(), fleet.ports.end(), [&judgement](const PortWait& wait) {
+          return wait.lower_bound && wait.share < judgement.limit("wait_share");
+        });
+    if (bounded > 0) {
+      // How long those waited past their lower bound nobody counted: not a clean bill.
+      healthy.summary += fmt::format(
+          "; {} port(s) saturated PortXmitWait inside the window, their wait only a lower bound",
+          bounded);
+      healthy.strength = std::min(healthy.strength, judgement.limit("lower_bound_ok_strength"));
+    }
     return healthy;
   }
 };

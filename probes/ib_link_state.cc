@@ -13,12 +13,26 @@
 // but Down, Polling or Disabled carries nothing (ib-link-down). A port physically LinkUp but left
 // in Initialize or Armed was never activated by the subnet manager: it has no path through the
 // subnet (ib-port-not-active, pointing at the subnet manager).
+//
+// A port down on both ends drops its HCA out of the subnet views altogether, leaving only an
+// unused-looking switch port: the host's own view (sysfs, ibv_devinfo) then tells. An HCA
+// port down on a host whose other HCAs are on the subnet has fallen off the fabric
+// (ib-link-down); a host with none on the subnet may sit on another one and is left alone.
+// A switch-to-switch cable down at both ends leaves no peer in any view either: the tier tells.
+// A leaf (or spine) with fewer links to switches than the other switches of its tier, with a
+// port Down inside the block its switch links occupy, lost that cable; a short leaf and a short
+// spine with one such port each are the two ends of it (ib-link-down). Likewise a leaf with
+// fewer HCAs than the other leaves and a port Down inside its block of HCA ports lost an HCA,
+// seen without the host's view.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <map>
 #include <set>
 
+#include "model/entity_names.h"
 #include "probes/fleet_probe.h"
 #include "probes/ib_links.h"
 
@@ -28,8 +42,27 @@ namespace {
 // How many ports a summary names before "and N more": presentation, not judgement.
 constexpr std::size_t k_listed = 4;
 
+// One block of a switch's ports, its links to other switches or (a leaf's) to HCAs: how many
+// are Active, and its ports Down with no peer inside the range of port numbers the block's
+// links use (cabling plans give uplinks, and hosts, blocks of their own).
+struct PortBlock {
+  const model::IbNode* node = nullptr;
+  bool leaf = false;    // the switch faces HCAs
+  bool to_cas = false;  // the block: links to HCAs, else to switches
+  int active = 0;
+  std::vector<IbEnd> gaps;
+};
+
+// An HCA its host lists, down, that no subnet view holds; `on_subnet` of the host's HCAs are.
+struct LostHca {
+  const model::Nic* nic = nullptr;
+  std::size_t on_subnet = 0;
+};
+
 struct Survey {
   std::vector<IbEnd> ports;  // cabled or up ports
+  std::vector<LostHca> lost;
+  std::vector<PortBlock> blocks;
   std::size_t with_state = 0;
   std::map<std::string, std::vector<double>> tier_gbps;  // data rate of Active ports by tier
   std::map<std::string, std::vector<int>> tier_widths;   // and their trained widths
@@ -179,6 +212,198 @@ void judge_down(const IbEnd& end, std::set<std::string>& links, Judgement& judge
                   word(end.port->phys), peer.known() ? peer.label() : std::string("a peer")));
 }
 
+bool hca_down(const model::Nic& nic) {
+  if (nic.phys_state != model::PhysState::Unknown) {
+    return nic.phys_state != model::PhysState::LinkUp;
+  }
+  return nic.state == model::RdmaPortState::Down;
+}
+
+std::vector<LostHca> lost_hcas(const model::Fabric& fabric) {
+  const auto on_ib = [](const model::Nic& nic) {
+    return nic.link_layer == "InfiniBand" && !nic.device.empty();
+  };
+  std::vector<LostHca> out;
+  for (const auto& host : fabric.hosts) {
+    std::size_t on_subnet = 0;
+    for (const auto& nic : host.nics) {
+      on_subnet += on_ib(nic) && fabric.ib.find_ca(host.name, nic.device) != nullptr ? 1U : 0U;
+    }
+    if (on_subnet == 0) {
+      continue;
+    }
+    for (const auto& nic : host.nics) {
+      if (on_ib(nic) && hca_down(nic) && fabric.ib.find_ca(host.name, nic.device) == nullptr) {
+        out.push_back(LostHca{&nic, on_subnet});
+      }
+    }
+  }
+  return out;
+}
+
+// Where a block's links sit: the lowest and highest port numbers, and how many are Active.
+struct Span {
+  std::uint32_t low = std::numeric_limits<std::uint32_t>::max();
+  std::uint32_t high = 0;
+  int active = 0;
+};
+
+std::vector<PortBlock> port_blocks(const model::IbFabric& ib) {
+  std::vector<PortBlock> out;
+  for (const auto& node : ib.nodes) {
+    if (node.kind == model::IbNodeKind::Ca) {
+      continue;
+    }
+    Span spans[2];  // [0] to switches, [1] to HCAs
+    for (const auto& port : node.ports) {
+      const IbEnd peer = ib_peer_end(ib, IbEnd{&node, &port});
+      if (!peer.known()) {
+        continue;
+      }
+      Span& span = spans[peer.is_ca() ? 1 : 0];
+      span.low = std::min(span.low, port.number);
+      span.high = std::max(span.high, port.number);
+      span.active += active(port) ? 1 : 0;
+    }
+    const bool leaf = spans[1].high > 0;
+    for (const bool to_cas : {false, true}) {
+      const Span& span = spans[to_cas ? 1 : 0];
+      if (span.high == 0) {
+        continue;
+      }
+      PortBlock block{.node = &node, .leaf = leaf, .to_cas = to_cas, .active = span.active};
+      for (const auto& port : node.ports) {
+        if (!port.cabled() && down(port) && port.number > span.low && port.number < span.high) {
+          block.gaps.push_back(IbEnd{&node, &port});
+        }
+      }
+      out.push_back(std::move(block));
+    }
+  }
+  return out;
+}
+
+// A block short of its tier's usual count of links, each missing link a gap port.
+struct ShortBlock {
+  const PortBlock* block = nullptr;
+  int usual = 0;
+};
+
+// A tier's usual count is its most common one where that many switches share it; else (two
+// spines, one short) the most any of them has.
+constexpr std::ptrdiff_t k_tier_quorum = 2;
+
+std::vector<ShortBlock> short_blocks(const std::vector<PortBlock>& all) {
+  std::vector<ShortBlock> out;
+  for (const auto& kind : {std::pair{true, false}, {false, false}, {true, true}}) {
+    const auto same_kind = [kind](const PortBlock& block) {
+      return block.leaf == kind.first && block.to_cas == kind.second;
+    };
+    std::vector<int> counts;
+    for (const auto& block : all) {
+      if (same_kind(block)) {
+        counts.push_back(block.active);
+      }
+    }
+    if (counts.size() < 2) {
+      continue;  // nothing to compare with
+    }
+    auto usual = int_mode_of(counts);
+    if (!usual || std::count(counts.begin(), counts.end(), *usual) < k_tier_quorum) {
+      usual = *std::max_element(counts.begin(), counts.end());
+    }
+    for (const auto& block : all) {
+      const int missing = *usual - block.active;
+      if (same_kind(block) && missing > 0 && !block.gaps.empty() &&
+          block.gaps.size() <= static_cast<std::size_t>(missing)) {
+        out.push_back(ShortBlock{&block, *usual});
+      }
+    }
+  }
+  return out;
+}
+
+std::string short_text(const ShortBlock& short_block) {
+  const PortBlock& block = *short_block.block;
+  std::string gaps;
+  for (const IbEnd& gap : block.gaps) {
+    gaps += fmt::format("{}{} ({} / {})", gaps.empty() ? "" : ", ", gap.label(),
+                        word(gap.port->state), word(gap.port->phys));
+  }
+  return fmt::format("{} has {} links to {} where the other {} have {}, and {} down among them",
+                     block.node->name, block.active, block.to_cas ? "HCAs" : "switches",
+                     block.leaf ? "leaves" : "spines", short_block.usual, gaps);
+}
+
+// The HCAs' own view and the leaf's HCA block name one lost cable: one HCA its host lists down
+// and one leaf with one gap in its HCA block are its two ends.
+bool judge_lost_cable(const std::vector<LostHca>& lost, const std::vector<ShortBlock>& shorts,
+                      Judgement& judgement) {
+  std::vector<const ShortBlock*> hca_blocks;
+  for (const ShortBlock& short_block : shorts) {
+    if (short_block.block->to_cas) {
+      hca_blocks.push_back(&short_block);
+    }
+  }
+  if (lost.size() != 1 || hca_blocks.size() != 1 || hca_blocks[0]->block->gaps.size() != 1) {
+    return false;
+  }
+  const model::Nic& nic = *lost[0].nic;
+  judgement.find("ib-link-down",
+                 {model::nic_entity(nic.host, nic.device), hca_blocks[0]->block->gaps[0].entity()},
+                 judgement.limit("down_strength"),
+                 fmt::format("{}/{} is {} / {} on its host and missing from the subnet views; {}: "
+                             "the two ends of its cable",
+                             nic.host, nic.device, word(nic.state), word(nic.phys_state),
+                             short_text(*hca_blocks[0])));
+  return true;
+}
+
+void judge_missing(const std::vector<ShortBlock>& shorts, bool hcas_judged, Judgement& judgement) {
+  std::vector<const ShortBlock*> uplinks;
+  for (const ShortBlock& short_block : shorts) {
+    if (!short_block.block->to_cas) {
+      uplinks.push_back(&short_block);
+    }
+  }
+  const auto one_gap = [](const ShortBlock* s) { return s->block->gaps.size() == 1; };
+  const bool pair = uplinks.size() == 2 && uplinks[0]->block->leaf != uplinks[1]->block->leaf &&
+                    std::all_of(uplinks.begin(), uplinks.end(), one_gap);
+  if (pair) {
+    judgement.find("ib-link-down",
+                   {uplinks[0]->block->gaps[0].entity(), uplinks[1]->block->gaps[0].entity()},
+                   judgement.limit("missing_pair_strength"),
+                   fmt::format("{}; {}: the two ends of one cable down at both ends, in no view "
+                               "of the subnet",
+                               short_text(*uplinks[0]), short_text(*uplinks[1])));
+  }
+  for (const ShortBlock& short_block : shorts) {
+    if ((pair && !short_block.block->to_cas) || (hcas_judged && short_block.block->to_cas)) {
+      continue;
+    }
+    std::vector<std::string> entities;
+    for (const IbEnd& gap : short_block.block->gaps) {
+      entities.push_back(gap.entity());
+    }
+    judgement.find("ib-link-down", entities, judgement.limit("missing_strength"),
+                   short_text(short_block) +
+                       (short_block.block->to_cas
+                            ? ": an HCA's cable down at both ends, the HCA gone from the subnet"
+                            : ": a cable to another switch down at both ends"));
+  }
+}
+
+void judge_lost(const LostHca& lost, Judgement& judgement) {
+  const model::Nic& nic = *lost.nic;
+  judgement.find("ib-link-down", {model::nic_entity(nic.host, nic.device)},
+                 judgement.limit("down_strength"),
+                 fmt::format("{}/{} is {} / {} on its host and missing from the subnet views, "
+                             "while {} other HCA(s) of {} are on the subnet: its cable, "
+                             "transceiver or switch port is down",
+                             nic.host, nic.device, word(nic.state), word(nic.phys_state),
+                             lost.on_subnet, nic.host));
+}
+
 // Every port LinkUp but held in Initialize or Armed, in one finding: the subnet manager's.
 void judge_not_active(const std::vector<IbEnd>& held, Judgement& judgement) {
   if (held.empty()) {
@@ -213,17 +438,19 @@ void judge_not_active(const std::vector<IbEnd>& held, Judgement& judgement) {
 class IbLinkStateProbe final : public FleetProbe<Survey> {
  public:
   IbLinkStateProbe()
-      : FleetProbe(
-            {.id = "ib-link-state",
-             .description = "InfiniBand ports cabled but down, not Active, or trained "
-                            "below their width/speed or their tier",
-             .cost = CostClass::Config,
-             .reads = {source::k_ibnetdiscover, source::k_iblinkinfo, source::k_ibdiagnet},
-             .findings = {"ib-link-degraded", "ib-link-down", "ib-port-not-active"},
-             .clearing = "ib-link-state-ok",
-             .thresholds = {"min_speed_share", "shortfall_half_strength", "narrow_min_strength",
-                            "down_strength", "not_active_strength", "ok_strength"},
-             .fabric = FabricScope::InfiniBand}) {}
+      : FleetProbe({.id = "ib-link-state",
+                    .description = "InfiniBand ports cabled but down, not Active, or trained "
+                                   "below their width/speed or their tier",
+                    .cost = CostClass::Config,
+                    .reads = {source::k_ibnetdiscover, source::k_iblinkinfo, source::k_ibdiagnet,
+                              // the hosts' own view of HCAs the subnet views lost
+                              source::k_sysfs_port, source::k_ibv_devinfo},
+                    .findings = {"ib-link-degraded", "ib-link-down", "ib-port-not-active"},
+                    .clearing = "ib-link-state-ok",
+                    .thresholds = {"min_speed_share", "shortfall_half_strength",
+                                   "narrow_min_strength", "down_strength", "not_active_strength",
+                                   "ok_strength", "missing_pair_strength", "missing_strength"},
+                    .fabric = FabricScope::InfiniBand}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {
@@ -248,6 +475,8 @@ class IbLinkStateProbe final : public FleetProbe<Survey> {
         widths.push_back(*port.width);
       }
     }
+    fleet.lost = lost_hcas(judgement.fabric());
+    fleet.blocks = port_blocks(ib);
     return fleet;
   }
 
@@ -273,6 +502,14 @@ class IbLinkStateProbe final : public FleetProbe<Survey> {
       }
     }
     judge_not_active(held, judgement);
+    const std::vector<ShortBlock> shorts = short_blocks(fleet.blocks);
+    const bool one_cable = judge_lost_cable(fleet.lost, shorts, judgement);
+    for (const LostHca& lost : fleet.lost) {
+      if (!one_cable) {
+        judge_lost(lost, judgement);
+      }
+    }
+    judge_missing(shorts, one_cable, judgement);
   }
 
   Clearance clearance(const Survey& fleet, const Judgement& judgement) const override {

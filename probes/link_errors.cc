@@ -263,7 +263,10 @@ class LinkErrorsProbe final : public FleetProbe<Survey> {
              .cost = CostClass::Passive,
              .reads = {source::k_ethtool_stats, source::k_sysfs_counters,
                        source::k_show_interfaces_counters, source::k_show_interfaces_status,
-                       source::k_dmesg},
+                       source::k_dmesg,
+                       // whether an InfiniBand subnet has switch ports this probe cannot see
+                       source::k_ibnetdiscover, source::k_iblinkinfo, source::k_ibnodes,
+                       source::k_ibdiagnet},
              .findings = {"link-errors", "link-flap", "kernel-link-flaps", "driver-errors"},
              .clearing = "link-clean",
              .thresholds = {"ber_limit", "min_error_count", "min_error_rate", "history_weight",

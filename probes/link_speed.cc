@@ -145,7 +145,10 @@ class LinkSpeedProbe final : public FleetProbe<Survey> {
              .cost = CostClass::Config,
              .reads = {source::k_ethtool_link, source::k_sysfs_net, source::k_ibv_devinfo,
                        source::k_show_interfaces_status, source::k_sysfs_port,
-                       source::k_show_lldp_table},
+                       source::k_show_lldp_table,
+                       // whether an InfiniBand subnet has switch ports this probe cannot see
+                       source::k_ibnetdiscover, source::k_iblinkinfo, source::k_ibnodes,
+                       source::k_ibdiagnet},
              .findings = {"link-degraded", "link-down"},
              .clearing = "link-speed-ok",
              .thresholds = {"min_speed_share", "shortfall_half_strength", "nic_down_strength",

@@ -10,8 +10,10 @@
 // hosts pointing at different SM LIDs) fight over the subnet and re-route it (sm-multiple-
 // masters). A master whose activity count stands still has hung: nothing is swept, failed
 // links are never routed around (sm-stalled). HCA ports up without a LID were never
-// configured: nothing can reach them (sm-lids-missing). A capture without sminfo says nothing
-// of the SM: that is no data, never "no SM".
+// configured: nothing can reach them (sm-lids-missing). Ports LinkUp but held in Initialize
+// or Armed (ib-link-state names them) leave the SM's work unfinished: it is not cleared then. A
+// capture without sminfo says nothing of the SM, and so does a sample whose sminfo is missing: that
+// is no data, never "no SM".
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -42,6 +44,7 @@ struct Survey {
   std::vector<IbEnd> lidless;   // HCA ports LinkUp without a LID
   std::size_t ca_up = 0;        // HCA ports LinkUp
   std::size_t ca_lid_view = 0;  // of those, judged (a view that gives LIDs was read)
+  std::size_t held = 0;         // ports LinkUp but left in Initialize or Armed
 };
 
 bool captured(const model::IbFabric& ib, const std::string& source) {
@@ -49,10 +52,10 @@ bool captured(const model::IbFabric& ib, const std::string& source) {
   return it != ib.sources.end() && it->second.availability != model::Availability::Absent;
 }
 
-SampleView view_of(const model::IbFabricSample& sample, bool sminfo) {
+SampleView view_of(const model::IbFabricSample& sample) {
   SampleView view;
   view.sample = &sample;
-  view.seen = sminfo || sample.sm_answered || !sample.managers.empty();
+  view.seen = sample.sm_queried || sample.sm_answered || !sample.managers.empty();
   for (const auto& manager : sample.managers) {
     if (manager.source == source::k_sysfs_port && manager.lid) {
       view.host_sm_lids.insert(*manager.lid);
@@ -211,16 +214,15 @@ class SubnetManagerProbe final : public FleetProbe<Survey> {
              .clearing = "sm-ok",
              .thresholds = {"no_master_strength", "failover_strength", "many_masters_strength",
                             "stalled_strength", "lids_missing_strength", "ok_strength",
-                            "lids_only_strength"},
+                            "lids_only_strength", "ports_held_strength"},
              .fabric = FabricScope::InfiniBand}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {
     const model::IbFabric& ib = judgement.fabric().ib;
     Survey fleet;
-    const bool sminfo = captured(ib, source::k_sminfo);
     for (const auto& sample : ib.samples) {
-      fleet.samples.push_back(view_of(sample, sminfo));
+      fleet.samples.push_back(view_of(sample));
       fleet.seen += fleet.samples.back().seen ? 1U : 0U;
     }
     bool lid_view = captured(ib, source::k_ibnetdiscover);
@@ -228,6 +230,12 @@ class SubnetManagerProbe final : public FleetProbe<Survey> {
       lid_view = lid_view || (end.is_ca() && end.port->lid.value_or(0) != 0);
     }
     for (const IbEnd& end : ib_ports(ib)) {
+      const model::IbPort& port = *end.port;
+      fleet.held +=
+          port.phys == model::PhysState::LinkUp && (port.state == model::RdmaPortState::Init ||
+                                                    port.state == model::RdmaPortState::Armed)
+              ? 1U
+              : 0U;
       if (!end.is_ca() || end.port->phys != model::PhysState::LinkUp) {
         continue;
       }
@@ -263,6 +271,13 @@ class SubnetManagerProbe final : public FleetProbe<Survey> {
     healthy.summary =
         fmt::format("{}; all {} HCA ports LinkUp have a LID", master, fleet.ca_lid_view);
     healthy.strength = judgement.limit(fleet.seen > 0 ? "ok_strength" : "lids_only_strength");
+    if (fleet.held > 0) {
+      // Activating ports is the SM's work too: with ports held short of Active it is not
+      // shown to be doing it (ib-link-state names them).
+      healthy.summary += fmt::format(
+          "; but {} ports LinkUp are held in Initialize or Armed, not activated", fleet.held);
+      healthy.strength = std::min(healthy.strength, judgement.limit("ports_held_strength"));
+    }
     return healthy;
   }
 };

@@ -155,12 +155,15 @@ TEST(FabricCollector, AFailedCommandIsNotedWithItsStderrAndTheRestKept) {
   auto report = capture_fabric_sample("0", 1.0, runner, serial(), out);
   ASSERT_TRUE(report.ok());
   EXPECT_EQ(report->failed, 3u);
-  EXPECT_EQ(out.files.count("fabric/0/sos_commands/infiniband/sminfo"), 0u);
+  // sminfo failing is itself the view (no SM answered): kept, so the sample says it asked.
+  ASSERT_EQ(out.files.count("fabric/0/sos_commands/infiniband/sminfo"), 1u);
+  EXPECT_NE(out.files["fabric/0/sos_commands/infiniband/sminfo"].find("iberror: failed: query"),
+            std::string::npos);
   EXPECT_EQ(out.files.count("fabric/0/sos_commands/infiniband/ibhosts"), 0u);
   EXPECT_EQ(out.files.count("fabric/0/sos_commands/infiniband/ibqueryerrors"), 1u);
   const std::string log = out.files["fabric/0/" + std::string(k_fabric_log)];
-  EXPECT_NE(log.find("'sminfo' failed (exit 255): sminfo: iberror: failed: query | ibwarn: [1] "
-                     "mad_rpc: _do_madrpc failed"),
+  EXPECT_NE(log.find("'sminfo' failed (exit 255, its output kept): ibwarn: [1] mad_rpc: "
+                     "_do_madrpc failed"),
             std::string::npos)
       << log;
   EXPECT_NE(log.find("'ibqueryerrors' failed (exit 1, its output kept)"), std::string::npos) << log;

@@ -344,6 +344,40 @@ TEST(SimHealthyFabric, ThreeSamplesMixedVendorsIsHealthy) {
   expect_matches_expected(bundle, flags);
 }
 
+// InfiniBand fat trees: every IB fault (and a healthy fabric) on HDR and NDR fabrics of other
+// sizes, HCAs per host and samples than the examples; the faults' variants on a third shape.
+const std::vector<std::string>& ib_fault_ids() {
+  static const std::vector<std::string> k_ids = {
+      "healthy",          "ib-congestion", "link-errors",       "link-degraded",
+      "subnet-manager",   "mtu-mismatch",  "firmware-mismatch", "ecmp-imbalance",
+      "oversubscription", "clock-skew",    "pcie-degraded",     "nccl-transport"};
+  return k_ids;
+}
+
+std::vector<SimCase> ib_fault_cases() {
+  std::vector<SimCase> out;
+  for (const std::string& fault : ib_fault_ids()) {
+    out.push_back(SimCase{"ib_hdr_" + test_name(fault),
+                          "--fabric ib --hosts 16 --nics 2 --fault " + fault + " --seed 13"});
+    out.push_back(SimCase{"ib_ndr3_" + test_name(fault),
+                          "--fabric ib --ib-speed ndr --hosts 24 --nics 4 --samples 3 --fault " +
+                              fault + " --seed 17"});
+  }
+  for (const std::string variant :
+       {"ib-congestion:not-draining", "ib-congestion:pcie", "link-degraded:width",
+        "link-degraded:speed", "link-degraded:down", "subnet-manager:no-sm",
+        "subnet-manager:two-masters", "subnet-manager:stuck-ports"}) {
+    out.push_back(SimCase{"ib_variant_" + test_name(variant),
+                          "--fabric ib --hosts 20 --nics 8 --fault " + variant + " --seed 19"});
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(InfiniBand, SimFabric, ::testing::ValuesIn(ib_fault_cases()),
+                         [](const ::testing::TestParamInfo<SimCase>& param_info) {
+                           return param_info.param.name;
+                         });
+
 // The host names of a fabric shape and seed (the naming style is picked by the seed).
 std::vector<std::string> host_names(const std::string& shape_flags) {
   const SimBundle healthy = simulate("names", shape_flags + " --fault healthy");
@@ -444,7 +478,16 @@ INSTANTIATE_TEST_SUITE_P(
                   "link-degraded --seed 41"},
         TwoFaults{"nccl_transport_and_pfc_storm",
                   "--hosts 12 --nics 2 --hosts-per-leaf 6 --vendors bnxt --fault nccl-transport "
-                  "--fault pfc-storm --seed 39"}),
+                  "--fault pfc-storm --seed 39"},
+        TwoFaults{"ib_congestion_and_link_errors",
+                  "--fabric ib --hosts 16 --nics 4 --fault ib-congestion --fault link-errors "
+                  "--seed 43"},
+        TwoFaults{"ib_subnet_manager_and_mtu_mismatch",
+                  "--fabric ib --ib-speed ndr --hosts 12 --nics 2 --fault subnet-manager "
+                  "--fault mtu-mismatch --seed 44"},
+        TwoFaults{"ib_link_degraded_and_firmware_mismatch",
+                  "--fabric ib --hosts 18 --nics 2 --samples 3 --fault link-degraded --fault "
+                  "firmware-mismatch --seed 45"}),
     [](const ::testing::TestParamInfo<TwoFaults>& param_info) { return param_info.param.name; });
 
 }  // namespace

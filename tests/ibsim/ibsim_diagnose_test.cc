@@ -100,6 +100,22 @@ TEST(IbsimDiagnose, APortTrainedAt1xIsLinkDegradedThere) {
   EXPECT_TRUE(blames(diagnosis, "port:leaf-02/3")) << diagnosis.text;
 }
 
+// A host's cable pulled before the capture: the HCA is in no view of the subnet, its leaf port
+// Down / Polling like an unused one; the leaf, one HCA short of the others with a gap in its
+// block of HCA ports, names the port.
+TEST(IbsimDiagnose, AnHcaCableUnlinkedIsLinkDegradedAtItsLeafPort) {
+  SKIP_WITHOUT_IBSIM();
+  IbsimFabric fabric(fat_tree_netfile(FatTree{}));
+  ASSERT_TRUE(fabric.ok());
+  ASSERT_TRUE(fabric.start_opensm());
+  fabric.console("Unlink \"" + leaf_description(3) + "\"[3]");
+  const auto collected = collect(fabric, {"--fabric"});
+  ASSERT_EQ(collected.run.exit_code, 0) << collected.run.err;
+  const auto diagnosis = diagnose(fabric, collected.bundle);
+  EXPECT_EQ(diagnosis.top_cause, "link-degraded") << diagnosis.text;
+  EXPECT_TRUE(blames(diagnosis, "port:leaf-03/3")) << diagnosis.text;
+}
+
 TEST(IbsimDiagnose, NoSubnetManagerLeavesPortsInitializeAndIsSubnetManager) {
   SKIP_WITHOUT_IBSIM();
   IbsimFabric fabric(fat_tree_netfile(FatTree{}));

@@ -84,6 +84,24 @@ TEST(Catalog, ValidFileParses) {
   EXPECT_TRUE(cause->supports.empty());  // gathered by Catalog::load
 }
 
+// `residual = true` marks a cause that stands for "nothing else explains it"; causes are not
+// residual unless they say so, and the key takes only a boolean.
+TEST(Catalog, ResidualIsAnOptionalBoolean) {
+  auto plain = parse_cause(valid_cause(), "kb/causes/mtu-mismatch.toml");
+  ASSERT_TRUE(plain.ok()) << plain.error().describe();
+  EXPECT_FALSE(plain->residual);
+  auto residual = parse_cause(valid_cause("residual = true\n"), "kb/causes/mtu-mismatch.toml");
+  ASSERT_TRUE(residual.ok()) << residual.error().describe();
+  EXPECT_TRUE(residual->residual);
+  auto wrong = parse_cause(valid_cause("residual = \"yes\"\n"), "kb/causes/mtu-mismatch.toml");
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.error().context, "kb/causes/mtu-mismatch.toml:8");
+  const Catalog catalog = embedded_catalog();
+  ASSERT_NE(catalog.find("baseline-regression"), nullptr);
+  EXPECT_TRUE(catalog.find("baseline-regression")->residual);
+  EXPECT_FALSE(catalog.find("link-degraded")->residual);
+}
+
 // Advice in the culprit's own tool, by kind: each kind keeps its tools apart.
 std::string tool_advice(const std::string& kind, const std::string& tool) {
   return "\n[by_" + kind + "." + tool + "]\nremediation = [\"do it with " + tool +

@@ -39,8 +39,8 @@ IbDiagnetViews fixture_views(bool with_db_csv = true) {
 
 IbFabric two_samples() {
   IbFabric ib;
-  ib.samples.push_back({"0", 100.0, {}, false, {}, {}});
-  ib.samples.push_back({"1", 160.0, {}, false, {}, {}});
+  ib.samples.push_back({.name = "0", .captured_at = 100.0});
+  ib.samples.push_back({.name = "1", .captured_at = 160.0});
   return ib;
 }
 
@@ -236,7 +236,7 @@ TEST(IbDiagnet, ReferenceNdrFabric) {
           read_text(reference_file("ibdiag/ibdiagnet2_db_csv_quantum2_ndr_272nodes_full.txt")))
           .value();
   IbFabric ib;
-  ib.samples.push_back({"0", 1.0, {}, false, {}, {}});
+  ib.samples.push_back({.name = "0", .captured_at = 1.0});
   std::vector<Problem> problems;
   apply_ibdiagnet(v, 0, ib, problems);
   ASSERT_EQ(ib.nodes.size(), 272u);

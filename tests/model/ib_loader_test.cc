@@ -237,6 +237,22 @@ TEST(IbLoader, SubnetManagerPerSample) {
   EXPECT_EQ(sm.source, source::k_sminfo);
   EXPECT_FALSE(ib.samples[1].sm_answered);  // the query failed: no SM answered
   EXPECT_TRUE(ib.samples[1].managers.empty());
+  EXPECT_TRUE(ib.samples[0].sm_queried);
+  EXPECT_TRUE(ib.samples[1].sm_queried);  // it asked: "no SM" is an observation
+}
+
+// A garbled sminfo file is a problem naming it, and its sample did not ask for the SM: the
+// other sample's master stands, and nothing reads the garbled one as "no SM".
+TEST(IbLoader, GarbledSminfoIsAProblemAndItsSampleSaysNothingOfTheSm) {
+  MemBundle b = ibsim_bundle();
+  b.fabric_command("s1", {"sminfo"}, "\x1b[31m 0xdeadbeef garbage\n");
+  const Fabric fabric = testing::load_mem_bundle(b);
+  ASSERT_EQ(fabric.problems.size(), 1u) << problems_of(fabric);
+  EXPECT_NE(problems_of(fabric).find("sminfo"), std::string::npos) << problems_of(fabric);
+  ASSERT_EQ(fabric.ib.samples.size(), 2u);
+  EXPECT_TRUE(fabric.ib.samples[0].sm_queried);
+  EXPECT_FALSE(fabric.ib.samples[1].sm_queried);
+  EXPECT_FALSE(fabric.ib.samples[1].sm_answered);
 }
 
 TEST(IbLoader, AbsentSminfoIsAbsentNotNoSm) {
@@ -246,6 +262,7 @@ TEST(IbLoader, AbsentSminfoIsAbsentNotNoSm) {
   const Fabric fabric = testing::load_mem_bundle(b);
   ASSERT_EQ(fabric.ib.samples.size(), 1u);
   EXPECT_FALSE(fabric.ib.samples[0].sm_answered);
+  EXPECT_FALSE(fabric.ib.samples[0].sm_queried);
   EXPECT_EQ(fabric.ib.sources.at(source::k_sminfo).availability, Availability::Absent);
   EXPECT_EQ(fabric.ib.sources.at(source::k_perfquery).availability, Availability::Absent);
   EXPECT_EQ(fabric.ib.nodes.size(), 5u);

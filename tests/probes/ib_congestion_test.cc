@@ -154,6 +154,26 @@ TEST(IbCongestion, AXmitWaitSaturatedInsideTheWindowGivesALowerBound) {
   const auto result = run_probe("ib-congestion", little);
   EXPECT_TRUE(with_signal(result, "ib-congestion-root").empty());
   EXPECT_NE(result.reason.find("lower bound"), std::string::npos) << result.reason;
+  // How long it waited past its bound nobody counted: the fabric is only weakly cleared.
+  const auto cleared = with_signal(result, "ib-congestion-ok");
+  ASSERT_EQ(cleared.size(), 1u);
+  EXPECT_NEAR(cleared[0].strength, 0.3, 1e-9);
+}
+
+// Three samples: the interval before the counter saturated measured the wait (10 % of it);
+// the climb to the maximum in the next interval alone would say only 1 %.
+TEST(IbCongestion, TheIntervalBeforeASaturationMeasuresTheWait) {
+  IbSpec spec;
+  spec.samples = 3;
+  model::Fabric fabric = ib_fat_tree(spec);
+  auto& root = ib_switch_port(fabric, "leaf-01", 1);
+  const double climbed = 0.10 * k_window_s / k_hdr_tick_s;  // ticks in one interval at 10 %
+  set_ib_rate(root, "ib_xmit_wait", 0.10 / k_hdr_tick_s,
+              k_max32 - 0.01 * k_window_s / k_hdr_tick_s - climbed);
+  saturate(root, "ib_xmit_wait", 2);
+  const auto roots = with_signal(run_probe("ib-congestion", fabric), "ib-congestion-root");
+  ASSERT_EQ(roots.size(), 1u);
+  EXPECT_NEAR(*roots[0].value, 0.10, 0.005);
 }
 
 TEST(IbCongestion, TheOrdinaryWaitOfABusyFabricIsHealthy) {

@@ -114,6 +114,7 @@ model::Fabric ib_fat_tree(const IbSpec& spec) {
     model::IbFabricSample sample;
     sample.name = std::to_string(i);
     sample.captured_at = times[static_cast<std::size_t>(i)];
+    sample.sm_queried = true;  // sminfo ran in every sample, answered or not
     if (spec.subnet_manager) {
       sample.sm_answered = true;
       sample.managers.push_back(

@@ -70,6 +70,9 @@ TEST(SubnetManager, AbsentSminfoIsNoDataNotNoSm) {
   spec.subnet_manager = false;
   model::Fabric fabric = ib_fat_tree(spec);
   fabric.ib.sources.erase(model::source::k_sminfo);
+  for (auto& sample : fabric.ib.samples) {
+    sample.sm_queried = false;
+  }
   auto result = run_probe(k_probe, fabric);
   EXPECT_EQ(result.status, probes::ProbeStatus::Ran);  // the LIDs still say something
   EXPECT_TRUE(with_signal(result, "sm-no-master").empty());
@@ -88,6 +91,36 @@ TEST(SubnetManager, AbsentSminfoIsNoDataNotNoSm) {
   result = run_probe(k_probe, fabric);
   EXPECT_EQ(result.status, probes::ProbeStatus::Skipped);
   EXPECT_TRUE(result.findings.empty());
+}
+
+// One sample's sminfo file lost (the other sample's SM is master): that sample says nothing of
+// the SM, so there is no "no master" in it, and the subnet is judged by the sample that asked.
+TEST(SubnetManager, ASampleWhoseSminfoIsMissingIsNotASampleWithoutMaster) {
+  model::Fabric fabric = ib_fat_tree();
+  auto& lost = fabric.ib.samples.back();
+  lost.managers.clear();
+  lost.sm_answered = false;
+  lost.sm_queried = false;
+  auto result = run_probe(k_probe, fabric);
+  EXPECT_TRUE(with_signal(result, "sm-no-master").empty());
+  EXPECT_EQ(with_signal(result, "sm-ok").size(), 1u);
+
+  lost.sm_queried = true;  // the same sample, had sminfo run and reached no SM
+  result = run_probe(k_probe, fabric);
+  EXPECT_EQ(with_signal(result, "sm-no-master").size(), 1u);
+}
+
+// Ports LinkUp held in Armed: a master answers and sweeps, yet its work is unfinished, so the
+// SM is not cleared (ib-link-state names the ports).
+TEST(SubnetManager, PortsHeldShortOfActiveLeaveTheSmUncleared) {
+  model::Fabric fabric = ib_fat_tree();
+  ib_ca(fabric, "node02", "mlx5_1").ports[0].state = model::RdmaPortState::Armed;
+  const auto result = run_probe(k_probe, fabric);
+  const auto cleared = with_signal(result, "sm-ok");
+  ASSERT_EQ(cleared.size(), 1u);
+  EXPECT_NEAR(cleared[0].strength, 0.0, 1e-9);
+  EXPECT_NE(cleared[0].summary.find("1 ports LinkUp are held"), std::string::npos)
+      << cleared[0].summary;
 }
 
 TEST(SubnetManager, TwoMastersAreNamed) {
