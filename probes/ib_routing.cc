@@ -169,6 +169,8 @@ void judge_capacity(const Leaf& leaf, Judgement& judgement) {
                       capacity, percent(util)));
       return;
     }
+    // Measured saturated behind a short design: the bottleneck is seen, not inferred.
+    strength = std::max(strength, judgement.limit("saturated_min_strength"));
     judgement.find("ib-leaf-oversubscribed", {leaf.sw->entity()}, strength,
                    fmt::format("{}; its up-ports average {} of line rate: the leaf cannot carry "
                                "what its HCAs send across the spines",
@@ -185,17 +187,18 @@ void judge_capacity(const Leaf& leaf, Judgement& judgement) {
 class IbRoutingProbe final : public FleetProbe<Survey> {
  public:
   IbRoutingProbe()
-      : FleetProbe({.id = "ib-routing",
-                    .description = "InfiniBand leaf up-ports: routing balance and capacity",
-                    .cost = CostClass::Passive,
-                    .reads = {source::k_perfquery, source::k_ibdiagnet, source::k_ibnetdiscover,
-                              source::k_iblinkinfo},
-                    .findings = {"ib-routing-imbalance", "ib-leaf-oversubscribed"},
-                    .clearing = "ib-routing-ok",
-                    .thresholds = {"max_balanced_cv", "imbalance_half_factor",
-                                   "min_busy_utilisation", "max_balanced_ratio", "hot_utilisation",
-                                   "excess_half_strength", "ratio_only_weight", "ok_strength"},
-                    .fabric = FabricScope::InfiniBand}) {}
+      : FleetProbe(
+            {.id = "ib-routing",
+             .description = "InfiniBand leaf up-ports: routing balance and capacity",
+             .cost = CostClass::Passive,
+             .reads = {source::k_perfquery, source::k_ibdiagnet, source::k_ibnetdiscover,
+                       source::k_iblinkinfo},
+             .findings = {"ib-routing-imbalance", "ib-leaf-oversubscribed"},
+             .clearing = "ib-routing-ok",
+             .thresholds = {"max_balanced_cv", "imbalance_half_factor", "min_busy_utilisation",
+                            "max_balanced_ratio", "hot_utilisation", "excess_half_strength",
+                            "ratio_only_weight", "ok_strength", "saturated_min_strength"},
+             .fabric = FabricScope::InfiniBand}) {}
 
  protected:
   Survey survey(Judgement& judgement) const override {

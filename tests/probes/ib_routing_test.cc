@@ -92,6 +92,25 @@ TEST(IbRouting, ALeafShortOfUpCapacityWhoseUpPortsRunHotIsOversubscribed) {
   }
 }
 
+// Measured hot, a leaf short of up capacity is the bottleneck seen: at least
+// saturated_min_strength, whatever its ratio alone would give.
+TEST(IbRouting, AModestRatioMeasuredHotIsStrongEvidence) {
+  const auto strength_at_leaf02 = [](double floor) {
+    const auto found = with_signal(run_probe("ib-routing", oversubscribed(185.0), {},
+                                             {{"ib-routing.saturated_min_strength", floor}}),
+                                   "ib-leaf-oversubscribed");
+    for (const auto& finding : found) {
+      if (names(finding, "switch:leaf-02")) {
+        return finding.strength;
+      }
+    }
+    ADD_FAILURE() << "leaf-02 not found oversubscribed";
+    return 0.0;
+  };
+  EXPECT_LT(strength_at_leaf02(0.0), 0.95);  // 4:1 by its ratio alone: 0.75
+  EXPECT_NEAR(strength_at_leaf02(0.95), 0.95, 1e-9);
+}
+
 TEST(IbRouting, AnOversubscribedLeafWhoseUpPortsRunCoolIsRuledOut) {
   IbSpec spec;
   spec.uplinks_per_spine = 1;
