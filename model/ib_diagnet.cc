@@ -160,6 +160,24 @@ std::optional<std::uint32_t> lid_of(NodeIndex& index, std::uint64_t node_guid,
   return node.lid;
 }
 
+// The SMs ibdiagnet's log or SM report names, by role (master: SMInfo state 3, else standby 2).
+void add_reported(const std::vector<parsers::IbdiagLogSm>& reported, IbFabricSample& sample) {
+  for (const auto& line : reported) {
+    if (!line.guid) {
+      continue;
+    }
+    IbSubnetManager sm;
+    sm.guid = *line.guid;
+    sm.lid = line.lid;
+    sm.priority = line.priority;
+    sm.state =
+        line.role == "master" ? std::optional<std::uint32_t>(3) : std::optional<std::uint32_t>(2);
+    sm.source = source::k_ibdiagnet;
+    add_manager(sample, std::move(sm));
+    sample.sm_answered = true;
+  }
+}
+
 void apply_managers(const IbDiagnetViews& views, IbFabricSample& sample, NodeIndex& index) {
   if (views.db_csv) {
     for (const auto& row : views.db_csv->managers) {
@@ -174,23 +192,14 @@ void apply_managers(const IbDiagnetViews& views, IbFabricSample& sample, NodeInd
       sample.sm_answered = true;
     }
   }
+  if (views.sm) {
+    sample.sm_queried = true;  // ibdiagnet looked for SMs: an empty report found none
+    add_reported(views.sm->managers, sample);
+  }
   if (!views.log) {
     return;
   }
-  for (const auto& line : views.log->managers) {
-    if (!line.guid) {
-      continue;
-    }
-    IbSubnetManager sm;
-    sm.guid = *line.guid;
-    sm.lid = line.lid;
-    sm.priority = line.priority;
-    sm.state =
-        line.role == "master" ? std::optional<std::uint32_t>(3) : std::optional<std::uint32_t>(2);
-    sm.source = source::k_ibdiagnet;
-    add_manager(sample, std::move(sm));
-    sample.sm_answered = true;
-  }
+  add_reported(views.log->managers, sample);
   for (const auto& e : views.log->errors) {
     sample.diagnet_errors.push_back("-E- " + e.text);
   }

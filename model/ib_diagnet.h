@@ -15,6 +15,7 @@
 #include "parsers/ibdiagnet_log.h"
 #include "parsers/ibdiagnet_net_dump.h"
 #include "parsers/ibdiagnet_pm.h"
+#include "parsers/ibdiagnet_sm.h"
 
 namespace netdoctor::model {
 
@@ -25,10 +26,11 @@ struct IbDiagnetViews {
   std::optional<parsers::IbdiagPm> pm;             // ibdiagnet2.pm
   std::optional<parsers::IbdiagNetDump> net_dump;  // ibdiagnet2.net_dump
   std::optional<parsers::IbdiagLog> log;           // ibdiagnet2.log
+  std::optional<parsers::IbdiagSmReport> sm;       // ibdiagnet2.sm
   // Where they were read ("fabric/0/var/tmp/ibdiagnet2"): the context of Problems and sources.
   std::string dir;
 
-  bool empty() const { return !db_csv && !pm && !net_dump && !log; }
+  bool empty() const { return !db_csv && !pm && !net_dump && !log && !sm; }
 };
 
 // Merges `views` of fabric sample `sample` into `ib`:

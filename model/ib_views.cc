@@ -124,6 +124,7 @@ void read_diagnet(const SampleSource& sample, SourceLog& log, SourceMap& sources
   read_diagnet_file(sample, log, sources, *present, "net_dump", parsers::parse_ibdiagnet_net_dump,
                     views.net_dump);
   read_diagnet_file(sample, log, sources, *present, "log", parsers::parse_ibdiagnet_log, views.log);
+  read_diagnet_file(sample, log, sources, *present, "sm", parsers::parse_ibdiagnet_sm, views.sm);
   views.dir = sample.display_path(k_diagnet_dir);
 }
 

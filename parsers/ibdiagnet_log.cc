@@ -36,8 +36,10 @@ std::optional<IbdiagStageCount> read_summary_row(std::string_view body) {
   return std::nullopt;
 }
 
+}  // namespace
+
 // "Port=0 LID=180 GUID=0x... devid=54002 Priority:12 Node_Type=SW Node_Description=MF0;x:y/U1".
-IbdiagLogSm read_sm(std::string role, std::string_view rest) {
+IbdiagLogSm read_ibdiag_sm(std::string role, std::string_view rest) {
   IbdiagLogSm sm;
   sm.role = std::move(role);
   constexpr std::string_view k_desc = "Node_Description=";
@@ -61,7 +63,7 @@ IbdiagLogSm read_sm(std::string role, std::string_view rest) {
       sm.lid = static_cast<std::uint32_t>(*n);
     } else if (key == "guid") {
       sm.guid = n;
-    } else if (key == "devid" && fits) {
+    } else if ((key == "devid" || key == "dev") && fits) {
       sm.device_id = static_cast<std::uint32_t>(*n);
     } else if (key == "priority" && fits) {
       sm.priority = static_cast<std::uint32_t>(*n);
@@ -71,6 +73,8 @@ IbdiagLogSm read_sm(std::string role, std::string_view rest) {
   }
   return sm;
 }
+
+namespace {
 
 // "Master SM: ..." / "Standby SM : ..." lines; false when the line is neither.
 bool read_sm_line(std::string_view line, IbdiagLog& out) {
@@ -91,7 +95,7 @@ bool read_sm_line(std::string_view line, IbdiagLog& out) {
     out.no_standby = out.no_standby || role == "standby";
     return true;
   }
-  out.managers.push_back(read_sm(std::move(role), rest));
+  out.managers.push_back(read_ibdiag_sm(std::move(role), rest));
   return true;
 }
 
@@ -207,8 +211,19 @@ Result<IbdiagLog> parse_ibdiagnet_log(std::string_view text) {
   return out;
 }
 
-nlohmann::json to_json(const IbdiagLog& log) {
+nlohmann::json to_json(const IbdiagLogSm& sm) {
   using detail::opt;
+  return {{"role", sm.role},
+          {"port", opt(sm.port)},
+          {"lid", opt(sm.lid)},
+          {"guid", sm.guid ? nlohmann::json(ib::guid_text(*sm.guid)) : nlohmann::json(nullptr)},
+          {"device_id", opt(sm.device_id)},
+          {"priority", opt(sm.priority)},
+          {"node_type", sm.node_type},
+          {"node_description", sm.node_description}};
+}
+
+nlohmann::json to_json(const IbdiagLog& log) {
   nlohmann::json summary = nlohmann::json::array();
   for (const auto& s : log.summary) {
     summary.push_back({{"stage", s.stage},
@@ -218,15 +233,7 @@ nlohmann::json to_json(const IbdiagLog& log) {
   }
   nlohmann::json managers = nlohmann::json::array();
   for (const auto& sm : log.managers) {
-    managers.push_back(
-        {{"role", sm.role},
-         {"port", opt(sm.port)},
-         {"lid", opt(sm.lid)},
-         {"guid", sm.guid ? nlohmann::json(ib::guid_text(*sm.guid)) : nlohmann::json(nullptr)},
-         {"device_id", opt(sm.device_id)},
-         {"priority", opt(sm.priority)},
-         {"node_type", sm.node_type},
-         {"node_description", sm.node_description}});
+    managers.push_back(to_json(sm));
   }
   return {{"version", log.version},
           {"command", log.command},

@@ -53,6 +53,10 @@ struct IbdiagLogSm {
   std::string node_description;  // as printed, to the end of the line
 };
 
+// The fields of one SM line as ibdiagnet prints them in the log and in ibdiagnet2.sm
+// ("Port=0 lid=0x00b4 guid=0x... dev=54002 priority:12"): keys in any case, '=' or ':'.
+IbdiagLogSm read_ibdiag_sm(std::string role, std::string_view fields);
+
 struct IbdiagLog {
   std::string version;              // "Running version:" as printed
   std::string command;              // "Running command:"
@@ -70,6 +74,7 @@ struct IbdiagLog {
 // Fails when no line carries an ibdiagnet marker (-I-, -W-, -E-) nor "Running version".
 Result<IbdiagLog> parse_ibdiagnet_log(std::string_view text);
 
+nlohmann::json to_json(const IbdiagLogSm& sm);
 nlohmann::json to_json(const IbdiagLog& log);
 
 }  // namespace netdoctor::parsers

@@ -15,6 +15,7 @@
 #include "parsers/ibdiagnet_log.h"
 #include "parsers/ibdiagnet_net_dump.h"
 #include "parsers/ibdiagnet_pm.h"
+#include "parsers/ibdiagnet_sm.h"
 #include "parsers/iblinkinfo.h"
 #include "parsers/ibnetdiscover.h"
 #include "parsers/ibnodes.h"
@@ -148,6 +149,8 @@ const std::vector<Entry>& entries() {
        convert<IbdiagNetDump, parse_ibdiagnet_net_dump>},
       {{"ibdiagnet-log", "ibdiagnet2.log: -E-/-W- lines by stage, stage summary, master SM"},
        convert<IbdiagLog, parse_ibdiagnet_log>},
+      {{"ibdiagnet-sm", "ibdiagnet2.sm: the subnet managers found, master and standby"},
+       convert<IbdiagSmReport, parse_ibdiagnet_sm>},
   };
   return k_entries;
 }

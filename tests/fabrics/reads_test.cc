@@ -71,8 +71,8 @@ void add_ibdiagnet_run(const std::string& bundle) {
   std::sort(samples.begin(), samples.end());
   const fs::path target = samples.back() / "var/tmp/ibdiagnet2";
   fs::create_directories(target);
-  for (const std::string file :
-       {"ibdiagnet2.db_csv", "ibdiagnet2.pm", "ibdiagnet2.net_dump", "ibdiagnet2.log"}) {
+  for (const std::string file : {"ibdiagnet2.db_csv", "ibdiagnet2.pm", "ibdiagnet2.net_dump",
+                                 "ibdiagnet2.log", "ibdiagnet2.sm"}) {
     fs::copy_file(netdoctor::testing::source_dir() + "/tests/fixtures/ibdiag/" + file,
                   target / file);
   }

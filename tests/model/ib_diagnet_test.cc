@@ -206,6 +206,34 @@ TEST(IbDiagnet, ManagersAndLogLinesOfTheSample) {
   EXPECT_EQ(s.diagnet_warnings[0].rfind("-W- Link Speed Check", 0), 0u);
 }
 
+// ibdiagnet2.sm alone: its master and standby are the sample's SMs, and the sample asked for
+// them; a report that found no SM is "asked, no master", not "no data".
+TEST(IbDiagnet, TheSmReportAloneGivesTheSamplesManagers) {
+  IbFabric ib = two_samples();
+  std::vector<Problem> problems;
+  IbDiagnetViews views;
+  views.sm = parsers::parse_ibdiagnet_sm(fixture("ibdiagnet2.sm")).value();
+  apply_ibdiagnet(views, 1, ib, problems);
+  const IbFabricSample& s = ib.samples[1];
+  EXPECT_TRUE(s.sm_queried);
+  EXPECT_TRUE(s.sm_answered);
+  ASSERT_EQ(s.managers.size(), 2u);
+  EXPECT_EQ(s.managers[0].guid, k_node01);
+  EXPECT_EQ(s.managers[0].state, 3u);
+  EXPECT_EQ(s.managers[0].lid, 7u);
+  EXPECT_EQ(s.managers[1].guid, k_node02);
+  EXPECT_EQ(s.managers[1].state, 2u);
+
+  IbFabric none = two_samples();
+  IbDiagnetViews empty;
+  empty.sm = parsers::parse_ibdiagnet_sm("ibdiagnet fabric SM report\n").value();
+  apply_ibdiagnet(empty, 0, none, problems);
+  EXPECT_TRUE(none.samples[0].sm_queried);
+  EXPECT_FALSE(none.samples[0].sm_answered);
+  EXPECT_TRUE(none.samples[0].managers.empty());
+  EXPECT_TRUE(problems.empty());
+}
+
 TEST(IbDiagnet, NetDumpAloneGivesSwitchesNeighboursAndLinks) {
   IbFabric ib = two_samples();
   std::vector<Problem> problems;

@@ -1,10 +1,12 @@
-// ibdiagnet-pm, ibdiagnet-net-dump, ibdiagnet-log: the hand-written tests/fixtures/ibdiag files
-// (formats in its README) and the reference ibdiag/ibdiagnet2_log_skip_pm_links_quantum2.txt.
+// ibdiagnet-pm, ibdiagnet-net-dump, ibdiagnet-log, ibdiagnet-sm: the hand-written
+// tests/fixtures/ibdiag files (formats in its README) and the reference
+// ibdiag/ibdiagnet2_log_skip_pm_links_quantum2.txt.
 #include <gtest/gtest.h>
 
 #include "parsers/ibdiagnet_log.h"
 #include "parsers/ibdiagnet_net_dump.h"
 #include "parsers/ibdiagnet_pm.h"
+#include "parsers/ibdiagnet_sm.h"
 #include "tests/parsers/parser_test_util.h"
 
 namespace netdoctor::parsers {
@@ -155,6 +157,40 @@ TEST(IbdiagnetLogTest, ErrorsCarryTheirStage) {
 
 TEST(IbdiagnetLogTest, ForeignTextIsRefused) {
   EXPECT_FALSE(parse_ibdiagnet_log("just a line\nand another\n").ok());
+}
+
+// The real SM report of a Quantum-2 fabric: a master only, its LID in hex, "dev=" and
+// "priority:" spelled as ibdiagnet spells them.
+TEST(IbdiagnetSmTest, RealReportWithAMasterOnly) {
+  auto r = parse_ibdiagnet_sm(read_text(reference_file("ibdiag/ibdiagnet2_sm_master_only.txt")));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->managers.size(), 1u);
+  const IbdiagLogSm& master = r->managers[0];
+  EXPECT_EQ(master.role, "master");
+  EXPECT_EQ(master.port, 0u);
+  EXPECT_EQ(master.lid, 0xb4u);
+  EXPECT_EQ(master.guid, 0xb0cf0e0300d33fc0u);
+  EXPECT_EQ(master.device_id, 54002u);
+  EXPECT_EQ(master.priority, 12u);
+}
+
+TEST(IbdiagnetSmTest, MasterAndStandbyInFileOrder) {
+  auto r = parse_ibdiagnet_sm(ibdiag_fixture("ibdiagnet2.sm"));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->managers.size(), 2u);
+  EXPECT_EQ(r->managers[0].role, "master");
+  EXPECT_EQ(r->managers[1].role, "standby");
+  EXPECT_EQ(r->managers[1].guid, 0x0c42a10300a1b2d0u);
+  EXPECT_EQ(r->managers[1].lid, 8u);
+}
+
+// The title with no block is a report that found no SM; text of another tool is refused.
+TEST(IbdiagnetSmTest, AReportWithoutBlocksFoundNoSmAndForeignTextIsRefused) {
+  auto empty = parse_ibdiagnet_sm("ibdiagnet fabric SM report\n\n");
+  ASSERT_TRUE(empty.ok()) << empty.error().message;
+  EXPECT_TRUE(empty->managers.empty());
+  EXPECT_FALSE(parse_ibdiagnet_sm("sminfo: sm lid 1 sm guid 0x1, activity count 5\n").ok());
+  EXPECT_FALSE(parse_ibdiagnet_sm("").ok());
 }
 
 }  // namespace
