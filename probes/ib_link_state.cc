@@ -31,6 +31,8 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <string_view>
+#include <utility>
 
 #include "model/entity_names.h"
 #include "probes/fleet_probe.h"
@@ -220,22 +222,35 @@ bool hca_down(const model::Nic& nic) {
 }
 
 std::vector<LostHca> lost_hcas(const model::Fabric& fabric) {
+  // The subnet's HCAs by (host, device), gathered once: a scan per NIC is quadratic in the fleet.
+  std::set<std::pair<std::string_view, std::string_view>> on_subnet_cas;
+  for (const auto& node : fabric.ib.nodes) {
+    if (node.kind == model::IbNodeKind::Ca && !node.host.empty()) {
+      on_subnet_cas.emplace(node.host, node.device);
+    }
+  }
   const auto on_ib = [](const model::Nic& nic) {
     return nic.link_layer == "InfiniBand" && !nic.device.empty();
   };
   std::vector<LostHca> out;
   for (const auto& host : fabric.hosts) {
     std::size_t on_subnet = 0;
+    std::vector<const model::Nic*> missing;
     for (const auto& nic : host.nics) {
-      on_subnet += on_ib(nic) && fabric.ib.find_ca(host.name, nic.device) != nullptr ? 1U : 0U;
+      if (!on_ib(nic)) {
+        continue;
+      }
+      if (on_subnet_cas.count({host.name, nic.device}) > 0) {
+        ++on_subnet;
+      } else if (hca_down(nic)) {
+        missing.push_back(&nic);
+      }
     }
     if (on_subnet == 0) {
-      continue;
+      continue;  // none of its HCAs on this subnet: it may sit on another one
     }
-    for (const auto& nic : host.nics) {
-      if (on_ib(nic) && hca_down(nic) && fabric.ib.find_ca(host.name, nic.device) == nullptr) {
-        out.push_back(LostHca{&nic, on_subnet});
-      }
+    for (const model::Nic* nic : missing) {
+      out.push_back(LostHca{nic, on_subnet});
     }
   }
   return out;
@@ -493,9 +508,7 @@ class IbLinkStateProbe final : public FleetProbe<Survey> {
       const model::IbPort& port = *end.port;
       if (active(port)) {
         judge_degraded(fleet, end, degraded, judgement);
-      } else if (port.phys == model::PhysState::LinkUp &&
-                 (port.state == model::RdmaPortState::Init ||
-                  port.state == model::RdmaPortState::Armed)) {
+      } else if (ib_port_held(port)) {
         held.push_back(end);
       } else if (port.cabled() && down(port)) {
         judge_down(end, downed, judgement);

@@ -101,4 +101,9 @@ const model::IbNode* ib_node_with_guid(const model::IbFabric& ib, std::uint64_t 
   return nullptr;
 }
 
+bool ib_port_held(const model::IbPort& port) {
+  return port.phys == model::PhysState::LinkUp &&
+         (port.state == model::RdmaPortState::Init || port.state == model::RdmaPortState::Armed);
+}
+
 }  // namespace netdoctor::probes

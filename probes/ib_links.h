@@ -47,6 +47,10 @@ std::vector<std::string> ib_port_and_link(const model::IbFabric& ib, const IbEnd
 // "ca-ca"; the far kind is "unknown" when the peer is not in the model.
 std::string ib_tier(const IbEnd& end, const IbEnd& peer);
 
+// Physically LinkUp but left in Initialize or Armed: a port the subnet manager has not
+// activated.
+bool ib_port_held(const model::IbPort& port);
+
 // The node owning the port (or the node) with this GUID, e.g. a subnet manager's port GUID;
 // nullptr when none does.
 const model::IbNode* ib_node_with_guid(const model::IbFabric& ib, std::uint64_t guid);

@@ -230,12 +230,7 @@ class SubnetManagerProbe final : public FleetProbe<Survey> {
       lid_view = lid_view || (end.is_ca() && end.port->lid.value_or(0) != 0);
     }
     for (const IbEnd& end : ib_ports(ib)) {
-      const model::IbPort& port = *end.port;
-      fleet.held +=
-          port.phys == model::PhysState::LinkUp && (port.state == model::RdmaPortState::Init ||
-                                                    port.state == model::RdmaPortState::Armed)
-              ? 1U
-              : 0U;
+      fleet.held += ib_port_held(*end.port) ? 1U : 0U;
       if (!end.is_ca() || end.port->phys != model::PhysState::LinkUp) {
         continue;
       }
