@@ -151,6 +151,10 @@ class ChildSession {
       if (Clock::now() >= m_deadline && !m_killed) {
         timeout(output);
       }
+      if (cancelled() && !m_killed) {
+        output.cancelled = true;
+        kill_group(SIGTERM);
+      }
       pollfd fds[3];
       nfds_t count = 0;
       if (out_fd >= 0) {
@@ -189,8 +193,11 @@ class ChildSession {
   int poll_timeout_ms() const {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         (m_killed ? m_kill_at : m_deadline) - Clock::now());
-    return static_cast<int>(std::clamp<std::int64_t>(left.count() + 1, 0, 1000));
+    const std::int64_t most = m_options.cancel != nullptr ? 100 : 1000;
+    return static_cast<int>(std::clamp<std::int64_t>(left.count() + 1, 0, most));
   }
+
+  bool cancelled() const { return m_options.cancel != nullptr && m_options.cancel->load(); }
 
   void feed(int& in_fd, std::size_t& written) {
     const std::string& data = m_options.stdin_data;
@@ -250,6 +257,9 @@ class ChildSession {
       const auto now = Clock::now();
       if (!m_killed && now >= m_deadline) {
         timeout(output);
+      } else if (!m_killed && cancelled()) {
+        output.cancelled = true;
+        kill_group(SIGTERM);
       } else if (m_killed && !m_hard_killed && now >= m_kill_at) {
         kill_group(SIGKILL);
       }

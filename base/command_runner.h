@@ -2,6 +2,7 @@
 // output cap. The live runner forks and execs; tests use FakeCommandRunner.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -21,12 +22,16 @@ struct CommandOutput {
   double duration_s = 0.0;
   bool timed_out = false;  // killed (with its process group) at the timeout
   bool truncated = false;  // output exceeded the cap and was cut
+  bool cancelled = false;  // killed (with its process group) because `cancel` was set
 };
 
 struct CommandOptions {
   std::chrono::milliseconds timeout{10'000};
   std::uint64_t max_output_bytes = 64ull << 20;
   std::string stdin_data;  // written to the child's stdin, then closed
+  // When set and it becomes true (Ctrl-C), the program's process group is ended within a tenth
+  // of a second, as at a timeout. Owned by the caller; outlives the run.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 class CommandRunner {

@@ -237,6 +237,22 @@ std::string markdown_cell(std::string_view s, CellControls controls) {
   return escape ? printable(out) : out;
 }
 
+std::string markdown_text(std::string_view s) {
+  // CommonMark lets any ASCII punctuation be backslash-escaped; these are the ones that open
+  // inline markup, links, raw HTML or entities. '>' is markup only at a line's start, where
+  // this text never is (markdown_cell folds newlines).
+  constexpr std::string_view k_markup = "\\`*_[]<&";
+  std::string escaped;
+  escaped.reserve(s.size());
+  for (char c : s) {
+    if (k_markup.find(c) != std::string_view::npos) {
+      escaped += '\\';
+    }
+    escaped += c;
+  }
+  return markdown_cell(escaped);
+}
+
 std::string shell_quote(std::string_view word, std::string_view plain_punctuation) {
   const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [&](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||

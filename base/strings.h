@@ -45,6 +45,10 @@ enum class CellControls {
 // `s` as one Markdown table cell: '|' escaped as "\|", '\n' as a space, other control bytes as
 // `controls` says.
 std::string markdown_cell(std::string_view s, CellControls controls = CellControls::Printable);
+// Untrusted text (host names, tool output) as Markdown that reads as itself, in a cell or in
+// running text: the punctuation that opens inline markup, links, raw HTML or entities
+// backslash-escaped, then markdown_cell's escapes ('|', newlines, control bytes).
+std::string markdown_text(std::string_view s);
 
 // The punctuation a POSIX shell word may hold unquoted, besides ASCII letters and digits.
 inline constexpr std::string_view k_shell_plain_punctuation = "_-./=:,@%+";

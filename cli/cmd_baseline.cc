@@ -1,5 +1,6 @@
-// `netdoctor baseline`: keep perftest results of the healthy fabric and chase any later
-// deviation beyond the threshold (5 % by default), per pair, device and test.
+// `netdoctor baseline`: keep perftest results of the healthy fabric (from a bundle, a capture
+// or an all-healthy sweep) and chase any later deviation beyond the threshold (5 % by
+// default), per pair, device and test.
 #include <fmt/format.h>
 
 #include <fstream>
@@ -9,6 +10,7 @@
 
 #include "base/bundle.h"
 #include "base/json_text.h"
+#include "base/strings.h"
 #include "cli/command.h"
 #include "cli/number_checks.h"
 #include "cli/store_glue.h"
@@ -22,6 +24,7 @@ namespace {
 struct BaselineOptions {
   std::string db;
   std::string bundle;
+  std::string sweep_file;  // baseline import --sweep
   std::string pairs_file;
   std::string threshold;  // empty: the baseline.threshold setting (5 % by default)
   std::string pair;
@@ -58,6 +61,85 @@ Result<std::vector<store::PerfRun>> bundle_runs(const std::string& path, bool ba
   return perf_runs(fabric, baseline, at, path);
 }
 
+// The whole text of `path`; NotFound naming the file (`what` it is) when it cannot be read.
+Result<std::string> read_text_file(const std::string& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return make_error(ErrorCode::NotFound, "cannot read the " + what, path);
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string json_string(const nlohmann::json& object, const char* key) {
+  return object.contains(key) && object[key].is_string() ? object[key].get<std::string>() : "";
+}
+
+std::optional<double> json_double(const nlohmann::json& object, const char* key) {
+  if (object.contains(key) && object[key].is_number()) {
+    return object[key].get<double>();
+  }
+  return std::nullopt;
+}
+
+// The sweep file parsed and checked: docs/sweep.md's format "netdoctor-sweep" version 1 whose
+// verdict is all-healthy (a baseline measured on a slow fabric would hide the fault). Every
+// error names the file.
+Result<nlohmann::json> healthy_sweep(const std::string& path) {
+  ND_TRY_ASSIGN(std::string text, read_text_file(path, "sweep file"));
+  auto sweep = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (sweep.is_discarded() || !sweep.is_object()) {
+    return make_error(ErrorCode::Parse,
+                      "not a sweep's JSON (garbage or truncated; expected the output of "
+                      "'netdoctor sweep --format json')",
+                      path);
+  }
+  if (json_string(sweep, "format") != "netdoctor-sweep") {
+    return make_error(ErrorCode::Parse,
+                      fmt::format("format is '{}', not 'netdoctor-sweep'",
+                                  printable(json_string(sweep, "format"))),
+                      path);
+  }
+  if (!sweep.contains("version") || sweep["version"] != 1) {
+    return make_error(ErrorCode::Unsupported,
+                      fmt::format("netdoctor-sweep version {}; this netdoctor reads version 1",
+                                  sweep.contains("version") ? json_text(sweep["version"]) : "none"),
+                      path);
+  }
+  if (json_string(sweep, "verdict") != "all-healthy") {
+    return make_error(ErrorCode::Refused,
+                      fmt::format("the sweep's verdict is '{}', not all-healthy: a baseline must "
+                                  "be measured on a healthy fabric",
+                                  printable(json_string(sweep, "verdict"))),
+                      path);
+  }
+  if (!sweep.contains("runs") || !sweep["runs"].is_array()) {
+    return make_error(ErrorCode::Parse, "the sweep has no \"runs\" array", path);
+  }
+  return sweep;
+}
+
+// A sweep run as a baseline run: only a perftest pair (no nccl-tests group) measured ok with a
+// bandwidth figure. Measured at the run's measured_at, else the sweep's created_at, else `now`.
+std::optional<store::PerfRun> sweep_baseline_run(const nlohmann::json& run, double sweep_at,
+                                                 const std::string& source) {
+  const bool pair = !run.contains("hosts") || (run["hosts"].is_array() && run["hosts"].empty());
+  store::PerfRun out;
+  out.client = json_string(run, "client");
+  out.server = json_string(run, "server");
+  out.device = json_string(run, "device");
+  out.test = json_string(run, "test");
+  out.bw_gbps = json_double(run, "gbps");
+  if (!pair || json_string(run, "result") != "ok" || !out.bw_gbps || out.client.empty() ||
+      out.server.empty() || out.device.empty() || out.test.empty()) {
+    return std::nullopt;
+  }
+  out.measured_at = json_double(run, "measured_at").value_or(sweep_at);
+  out.source = source;
+  return out;
+}
+
 void print_runs(Context& context, const std::vector<store::PerfRun>& runs,
                 const std::string& format) {
   if (format == "json") {
@@ -78,8 +160,35 @@ void print_runs(Context& context, const std::vector<store::PerfRun>& runs,
   }
 }
 
+// An all-healthy sweep's perftest pairs measured ok; NotFound naming the file when none is.
+Result<std::vector<store::PerfRun>> sweep_runs(const std::string& path) {
+  ND_TRY_ASSIGN(nlohmann::json sweep, healthy_sweep(path));
+  const double at = json_double(sweep, "created_at").value_or(now_unix());
+  std::vector<store::PerfRun> runs;
+  for (const auto& run : sweep["runs"]) {
+    if (!run.is_object()) {
+      return make_error(ErrorCode::Parse, "a sweep run is not a JSON object", path);
+    }
+    if (auto kept = sweep_baseline_run(run, at, path)) {
+      runs.push_back(std::move(*kept));
+    }
+  }
+  if (runs.empty()) {
+    return make_error(ErrorCode::NotFound,
+                      "no perftest pair run with result ok and a gbps figure in the sweep", path);
+  }
+  return runs;
+}
+
 void run_import(Context& context, const BaselineOptions& options) {
-  auto runs = bundle_runs(options.bundle, /*baseline=*/true);
+  if (options.bundle.empty() == options.sweep_file.empty()) {
+    context.err << "netdoctor: baseline import needs one of --bundle PATH or --sweep FILE.json\n";
+    context.exit_code = ExitCode::Usage;
+    return;
+  }
+  const bool from_sweep = !options.sweep_file.empty();
+  const std::string& source = from_sweep ? options.sweep_file : options.bundle;
+  auto runs = from_sweep ? sweep_runs(source) : bundle_runs(source, /*baseline=*/true);
   if (!runs.ok()) {
     return fail(context, runs.error());
   }
@@ -97,19 +206,17 @@ void run_import(Context& context, const BaselineOptions& options) {
   if (!ids.ok()) {
     return fail(context, ids.error());
   }
-  context.out << fmt::format("imported {} baseline runs from {}\n", ids->size(), options.bundle);
+  context.out << fmt::format("imported {} baseline runs from {}{}\n", ids->size(), source,
+                             from_sweep ? " (an all-healthy sweep's perftest pairs)" : "");
   print_runs(context, *runs, "text");
 }
 
 void run_capture(Context& context, const BaselineOptions& options) {
-  std::ifstream in(options.pairs_file, std::ios::binary);
-  if (!in) {
-    return fail(context,
-                make_error(ErrorCode::NotFound, "cannot read the pairs file", options.pairs_file));
+  auto text = read_text_file(options.pairs_file, "pairs file");
+  if (!text.ok()) {
+    return fail(context, text.error());
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  auto pairs = parse_pairs(text.str());
+  auto pairs = parse_pairs(*text);
   if (!pairs.ok()) {
     Error error = pairs.error();
     error.context = options.pairs_file;
@@ -279,9 +386,14 @@ void add_baseline_command(CLI::App& app, Context& context) {
   auto* baseline = app.add_subcommand("baseline", "import, check and list perftest baselines");
   baseline->require_subcommand(1);
 
-  auto* import = baseline->add_subcommand("import", "store a bundle's perftest-baseline/ runs");
+  auto* import = baseline->add_subcommand(
+      "import", "store a bundle's perftest-baseline/ runs, or an all-healthy sweep's pairs");
   add_db_option(*import, options->db);
-  import->add_option("--bundle", options->bundle, "bundle directory or archive")->required();
+  auto* bundle = import->add_option("--bundle", options->bundle, "bundle directory or archive");
+  import
+      ->add_option("--sweep", options->sweep_file,
+                   "a 'netdoctor sweep --format json' file whose verdict is all-healthy")
+      ->excludes(bundle);
   import->callback([&context, options] { run_import(context, *options);
 });
 

@@ -9,10 +9,15 @@
 #include <optional>
 #include <string>
 
+#include "base/interrupt_watch.h"
 #include "base/strings.h"
+#include "cli/active_step.h"
 #include "cli/command.h"
+#include "cli/live_capture.h"
 #include "cli/remote_glue.h"
 #include "cli/store_glue.h"
+#include "cli/sweep_glue.h"
+#include "collect/hostlist.h"
 #include "engine/pipeline.h"
 #include "engine/render.h"
 #include "kb/playbook.h"
@@ -31,7 +36,39 @@ struct DiagnoseArgs {
   std::string db;
   bool no_record = false;
   PrometheusArgs prometheus;
+  // Live: capture these hosts through the launcher, then diagnose the capture.
+  std::string hosts;
+  std::string capture_dir;  // empty: a new directory under $TMPDIR (kept, and named)
+  bool active = false;      // run the playbook's active step when the passive one is unsettled
+  SweepFlags sweep;         // --via, --pdsh-rcmd and the --active-* flags
 };
+
+// The active step (cli/active_step.h) on the live hosts, stoppable by Ctrl-C.
+std::optional<ActiveStep> active_step(const DiagnoseArgs& args,
+                                      const std::vector<std::string>& hosts,
+                                      const std::string& bundle, store::Database* db,
+                                      Context& context) {
+  auto options = sweep_options(args.sweep, db);
+  if (!options.ok()) {
+    context.err << "netdoctor diagnose: active tests not run: " << options.error().describe()
+                << "\n";
+    return std::nullopt;
+  }
+  InterruptWatch interrupt;
+  options->stop = &interrupt.flag();
+  LiveCommandRunner runner;
+  SystemClock clock;
+  auto step =
+      run_active_step(hosts, *options, bundle, runner, clock, [&context](const std::string& line) {
+        context.err << "netdoctor diagnose: active: " << printable(line) << "\n";
+      });
+  if (!step.ok()) {
+    context.err << "netdoctor diagnose: warning: " << step.error().describe()
+                << "; the active step is not in the diagnosis\n";
+    return std::nullopt;
+  }
+  return std::move(*step);
+}
 
 constexpr int k_load_threads = 2;  // the machine budget the tool is designed for
 
@@ -68,15 +105,47 @@ void run_diagnose(const DiagnoseArgs& args, Context& context) {
   options.probe_options.roce_priority = static_cast<int>(settings->number("roce.priority"));
   options.threshold_settings = settings->tuned_thresholds();
 
-  if (args.bundles.empty() == args.prometheus.url.empty()) {
-    context.err << "netdoctor diagnose: give exactly one of --bundle PATH and --prometheus URL\n";
+  const int sources = (args.bundles.empty() ? 0 : 1) + (args.prometheus.url.empty() ? 0 : 1) +
+                      (args.hosts.empty() ? 0 : 1);
+  if (sources != 1) {
+    context.err << "netdoctor diagnose: give exactly one of --bundle PATH, --prometheus URL and "
+                   "--hosts LIST\n";
     context.exit_code = ExitCode::Usage;
     return;
   }
-  std::string source = "bundle " + join(args.bundles, " + ");
+  if (args.active && args.hosts.empty()) {
+    context.err << "netdoctor diagnose: --active runs tests on live hosts: give --hosts LIST\n";
+    context.exit_code = ExitCode::Usage;
+    return;
+  }
+  std::vector<std::string> bundles = args.bundles;
+  std::vector<std::string> hosts;
+  if (!args.hosts.empty()) {
+    auto expanded = collect::expand_hostlist(args.hosts);
+    auto launcher = collect::parse_launcher(args.sweep.via);
+    if (!expanded.ok() || !launcher.ok()) {
+      context.err << "netdoctor diagnose: "
+                  << (expanded.ok() ? launcher.error() : expanded.error()).describe() << "\n";
+      context.exit_code = ExitCode::Usage;
+      return;
+    }
+    hosts = std::move(*expanded);
+    auto capture = capture_hosts(hosts, *launcher, args.sweep.pdsh_rcmd, args.capture_dir,
+                                 *settings, context.err);
+    if (!capture.ok() || capture->merged == 0) {
+      context.err << "netdoctor diagnose: no capture of " << args.hosts << ": "
+                  << (capture.ok() ? "every host failed" : capture.error().describe()) << "\n";
+      context.exit_code = ExitCode::Failure;
+      return;
+    }
+    context.err << "netdoctor diagnose: the capture is kept in " << capture->bundle << "\n";
+    bundles = {capture->bundle};
+  }
+  std::string source = args.hosts.empty() ? "bundle " + join(bundles, " + ")
+                                          : "hosts " + args.hosts + " (" + bundles.front() + ")";
   Result<engine::Diagnosis> diagnosis = make_error(ErrorCode::Internal, "not run");
   if (args.prometheus.url.empty()) {
-    diagnosis = engine::diagnose_bundles(args.bundles, options, k_load_threads);
+    diagnosis = engine::diagnose_bundles(bundles, options, k_load_threads);
   } else if (auto bundle = bundle_from_prometheus(args.prometheus, context, source); bundle.ok()) {
     diagnosis = engine::diagnose_opened_bundle(*bundle, options, k_load_threads);
   } else if (bundle.error().code == ErrorCode::InvalidArgument) {
@@ -92,6 +161,32 @@ void run_diagnose(const DiagnoseArgs& args, Context& context) {
     context.exit_code = ExitCode::Failure;
     return;
   }
+  // The store is opened once: its baselines set the active step's expectations.
+  std::optional<store::Database> store;
+  std::string store_error;
+  if (!args.no_record) {
+    auto opened = open_store(args.db, *settings);
+    if (opened.ok()) {
+      store.emplace(std::move(*opened));
+    } else {
+      store_error = opened.error().describe();
+    }
+  }
+  std::optional<ActiveStep> active;
+  if (args.active && passive_settled(*diagnosis)) {
+    context.err << "netdoctor diagnose: active tests not run: the passive evidence settled it\n";
+  } else if (args.active) {
+    active = active_step(args, hosts, bundles.front(), store ? &*store : nullptr, context);
+    if (active) {
+      auto again = engine::diagnose_bundles(bundles, options, k_load_threads);
+      if (again.ok()) {
+        diagnosis = std::move(again);
+      } else {
+        context.err << "netdoctor diagnose: warning: the diagnosis with the active step failed ("
+                    << again.error().describe() << "); the passive one stands\n";
+      }
+    }
+  }
   for (const SettingValue* value : settings->non_defaults()) {
     diagnosis->settings.push_back({std::string(value->spec->key), value->text, value->origin});
   }
@@ -101,10 +196,9 @@ void run_diagnose(const DiagnoseArgs& args, Context& context) {
   if (!args.no_record) {
     // The incident record is the postmortem's backbone, but a store that cannot be opened must
     // not cost the on-call engineer the diagnosis itself: warn and go on.
-    auto store = open_store(args.db, *settings);
-    if (!store.ok()) {
+    if (!store) {
       context.err << "netdoctor diagnose: warning: not recorded in the incident store: "
-                  << store.error().describe() << "\n";
+                  << store_error << "\n";
     } else {
       auto json_text = engine::render_json(*diagnosis, render);
       auto id = record_diagnosis(*store, args.incident, *diagnosis, source, json_text);
@@ -114,6 +208,13 @@ void run_diagnose(const DiagnoseArgs& args, Context& context) {
       } else {
         render.incident = std::to_string(*id);
         context.err << "netdoctor diagnose: recorded as incident " << *id << "\n";
+        if (active) {
+          auto kept = record_sweep(*store, *id, active->report, args.hosts, active->json);
+          if (!kept.ok()) {
+            context.err << "netdoctor diagnose: warning: the active step's runs not recorded: "
+                        << kept.error().describe() << "\n";
+          }
+        }
       }
     }
   }
@@ -155,6 +256,17 @@ void add_diagnose_command(CLI::App& app, Context& context) {
   add_db_option(*sub, args->db);
   sub->add_flag("--no-record", args->no_record,
                 "do not record the diagnosis in the incident store");
+  sub->add_option("--hosts", args->hosts,
+                  "capture these hosts live (node[01-32]) through --via, then diagnose");
+  sub->add_option("--via", args->sweep.via, "launcher for --hosts: ssh (default), pdsh or srun")
+      ->check(CLI::IsMember({"ssh", "pdsh", "srun"}));
+  sub->add_option("--pdsh-rcmd", args->sweep.pdsh_rcmd, "pdsh -R module (ssh, exec, ...)");
+  sub->add_option("--capture-dir", args->capture_dir,
+                  "where --hosts writes its capture (default: a new directory under $TMPDIR)");
+  sub->add_flag("--active", args->active,
+                "with --hosts: when the passive probes leave it unsettled, run perftest pairs "
+                "and nccl-tests (netdoctor sweep) and diagnose again with their result");
+  add_sweep_flags(*sub, args->sweep, "active-");
   sub->callback([args, &context] { run_diagnose(*args, context); });
 }
 

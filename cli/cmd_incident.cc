@@ -1,10 +1,12 @@
-// `netdoctor incident`: list, show, close and export the incidents `diagnose` opened.
+// `netdoctor incident`: list, show, close and export the incidents `diagnose` opened, with
+// the sweeps recorded in them (export: the postmortem, whose active tests list their runs).
 #include <fmt/format.h>
 
 #include <fstream>
 #include <memory>
 
 #include "base/json_text.h"
+#include "base/strings.h"
 #include "cli/command.h"
 #include "cli/store_glue.h"
 #include "store/postmortem.h"
@@ -39,6 +41,22 @@ std::string top_cause_text(const store::DiagnosisRecord& record) {
                        top->entities.empty() ? "" : " (" + top->entities.front() + ")");
   }
   return "-";
+}
+
+// The sweeps' conclusions (their runs are in `incident export`); host text made printable.
+void print_sweeps(Context& context, const std::vector<store::SweepRecord>& sweeps) {
+  if (sweeps.empty()) {
+    return;
+  }
+  context.out << "sweeps:\n";
+  for (const store::SweepRecord& sweep : sweeps) {
+    context.out << fmt::format("  #{} {} on {}: {}, {} runs; {}\n", sweep.id,
+                               store::iso8601_utc(sweep.created_at), printable(sweep.hosts_spec),
+                               sweep.verdict, sweep.runs.size(), printable(sweep.summary));
+    for (const std::string& entity : sweep.slow_entities) {
+      context.out << fmt::format("      - slow: {}\n", printable(entity));
+    }
+  }
 }
 
 void run_list(Context& context, const IncidentOptions& options) {
@@ -139,6 +157,7 @@ void run_show(Context& context, const IncidentOptions& options) {
       }
     }
   }
+  print_sweeps(context, data->sweeps);
   context.out << "changes:\n";
   if (data->changes.empty()) {
     context.out << "  none recorded\n";

@@ -52,5 +52,6 @@ void add_runbook_command(CLI::App&, Context&);
 void add_explain_command(CLI::App&, Context&);
 void add_probes_command(CLI::App&, Context&);
 void add_config_command(CLI::App&, Context&);
+void add_sweep_command(CLI::App&, Context&);
 
 }  // namespace netdoctor::cli

@@ -17,6 +17,8 @@ const std::vector<CommandEntry>& command_table() {
       {"baseline", "import, check and list perftest baselines", add_baseline_command},
       {"plan", "fabric sizing, traffic budget, and checking a fabric against its plan",
        add_plan_command},
+      {"sweep", "find the slow NIC, host or link with perftest pairs and nccl-tests",
+       add_sweep_command},
       {"collect", "capture this host, or a host list via ssh/pdsh/srun, into a bundle",
        add_collect_command},
       {"runbook", "a symptom's playbook as a manual runbook (annotated with --bundle)",

@@ -28,8 +28,23 @@ std::string substitute_host(const std::string& arg, const std::string& host) {
   return out;
 }
 
-// The last line that says something: pdsh's own "h2: X exited with exit code 1" follows the
-// remote's real complaint, so its lines are used only when nothing else was said.
+std::string failure_text(const CommandOutput& output) {
+  std::string why;
+  if (output.signal != 0) {
+    why = fmt::format("launcher killed by signal {}", output.signal);
+  } else if (output.exit_code == 127) {
+    why = "exit 127 (netdoctor or the launcher's remote shell not found)";
+  } else if (output.exit_code == 255) {
+    why = "exit 255 (host unreachable or connection refused)";
+  } else {
+    why = fmt::format("exit {}", output.exit_code);
+  }
+  const std::string detail = last_line(output.err);
+  return detail.empty() ? why : fmt::format("{}: {}", why, detail);
+}
+
+}  // namespace
+
 std::string last_line(std::string_view text) {
   std::string fallback;
   const auto lines = split_lines(text);
@@ -47,23 +62,6 @@ std::string last_line(std::string_view text) {
   }
   return fallback;
 }
-
-std::string failure_text(const CommandOutput& output) {
-  std::string why;
-  if (output.signal != 0) {
-    why = fmt::format("launcher killed by signal {}", output.signal);
-  } else if (output.exit_code == 127) {
-    why = "exit 127 (netdoctor or the launcher's remote shell not found)";
-  } else if (output.exit_code == 255) {
-    why = "exit 255 (host unreachable or connection refused)";
-  } else {
-    why = fmt::format("exit {}", output.exit_code);
-  }
-  const std::string detail = last_line(output.err);
-  return detail.empty() ? why : fmt::format("{}: {}", why, detail);
-}
-
-}  // namespace
 
 Result<Launcher> parse_launcher(std::string_view name) {
   if (name == "ssh") {
@@ -111,10 +109,10 @@ std::vector<std::string> remote_argv(const FanoutOptions& options, const std::st
   return argv;
 }
 
-std::vector<std::string> launcher_argv(const FanoutOptions& options, const std::string& host) {
-  const std::vector<std::string> remote = remote_argv(options, host);
+std::vector<std::string> on_host(Launcher launcher, const std::string& pdsh_rcmd,
+                                 const std::string& host, const std::vector<std::string>& remote) {
   std::vector<std::string> argv;
-  switch (options.launcher) {
+  switch (launcher) {
     case Launcher::Ssh: {
       argv = {"ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "--", host};
       std::vector<std::string> quoted;
@@ -127,8 +125,8 @@ std::vector<std::string> launcher_argv(const FanoutOptions& options, const std::
     case Launcher::Pdsh:
       // -N: no "host: " prefix on output lines; -S: the remote command's exit status.
       argv = {"pdsh", "-N", "-S"};
-      if (!options.pdsh_rcmd.empty()) {
-        argv.insert(argv.end(), {"-R", options.pdsh_rcmd});
+      if (!pdsh_rcmd.empty()) {
+        argv.insert(argv.end(), {"-R", pdsh_rcmd});
       }
       argv.insert(argv.end(), {"-w", host});
       for (const auto& word : remote) {
@@ -141,6 +139,10 @@ std::vector<std::string> launcher_argv(const FanoutOptions& options, const std::
       break;
   }
   return argv;
+}
+
+std::vector<std::string> launcher_argv(const FanoutOptions& options, const std::string& host) {
+  return on_host(options.launcher, options.pdsh_rcmd, host, remote_argv(options, host));
 }
 
 namespace {

@@ -41,8 +41,18 @@ struct FanoutOptions {
 
 // The command run on the host (before launcher quoting).
 std::vector<std::string> remote_argv(const FanoutOptions& options, const std::string& host);
-// The local argument vector: ssh -o BatchMode=yes HOST ..., pdsh -w HOST ..., srun -w HOST ...
+// `remote` run on `host` through the launcher: ssh -o BatchMode=yes ... HOST 'w' 'w' (one
+// shell-quoted string: ssh hands it to the remote shell), pdsh -N -S -w HOST 'w' ..., or
+// srun -w HOST -N1 -n1 -- w ... (exec'd as is).
+std::vector<std::string> on_host(Launcher launcher, const std::string& pdsh_rcmd,
+                                 const std::string& host, const std::vector<std::string>& remote);
+// The local argument vector of a host's collect: on_host() of remote_argv().
 std::vector<std::string> launcher_argv(const FanoutOptions& options, const std::string& host);
+
+// The last line of a launcher's output that says something: pdsh's own "pdsh@h: h2: X exited
+// with exit code 1" follows the remote's real complaint, so its lines count only when nothing
+// else was said.
+std::string last_line(std::string_view text);
 
 struct HostOutcome {
   std::string host;

@@ -108,6 +108,9 @@ double cost_units(probes::CostClass cost) {
   return 10.0;
 }
 
+// The least value an open case gives an active probe: after everything worth more.
+constexpr double k_open_case_value = 1e-3;
+
 bool conclusive(const std::vector<CauseScore>& scores, const kb::StopRule& stop) {
   if (scores.empty()) {
     return false;
@@ -128,12 +131,17 @@ NextStep choose_next(const std::vector<PlannedProbe>& plan, const std::vector<Ca
       continue;
     }
     const std::string id = entry.probe->id();
+    const bool active = entry.probe->cost() == probes::CostClass::Active;
     double value = value_of(scores, id);
-    if (value <= 0.0) {
+    // An active probe's data exists only because someone ran the tests for a case the passive
+    // evidence left open: weigh it whenever the case is still open, even against causes the
+    // passive probes argued down (the active tests measure what they could not see).
+    if (value <= 0.0 && !(active && !decided)) {
       next.skips.push_back({i, "not needed: no cause still in question weighs its signals"});
       continue;
     }
-    if (decided && entry.probe->cost() == probes::CostClass::Active) {
+    value = std::max(value, k_open_case_value);
+    if (decided && active) {
       next.skips.push_back(
           {i, fmt::format("not needed: passive evidence already decides ({} scores {:.1f})",
                           scores.front().cause->id, scores.front().score())});

@@ -252,6 +252,27 @@ struct NcclJob {
   std::vector<std::string> failures;         // nccl-tests "Test NCCL failure" lines
 };
 
+// A sweep recorded in the bundle (sweep/<name>.json, docs/sweep.md): the conclusion of
+// `netdoctor sweep`, or of the active step of `diagnose --active`.
+struct SweepSlow {
+  std::string entity;  // nic:, host: or link:
+  double measured_gbps = 0.0;
+  double expected_gbps = 0.0;
+  std::vector<std::string> evidence;
+  std::string kind;  // "perftest" when pair tests named it, "collective" when nccl-tests did
+};
+struct SweepResult {
+  std::string file;     // display path
+  std::string verdict;  // "slow-found", "all-healthy", "inconclusive"
+  std::string summary;
+  std::vector<SweepSlow> slow;
+  std::size_t nics = 0;
+  std::size_t tested_nics = 0;
+  std::size_t runs = 0;
+  int rounds = 0;
+  std::vector<std::string> left_out;  // "node07 (unreachable)"
+};
+
 struct Problem {
   std::string entity;  // the host or switch it concerns, empty for the bundle
   std::string source;  // "ethtool -S ens1f0np0"
@@ -263,8 +284,9 @@ struct Fabric {
   std::vector<Host> hosts;       // sorted by name
   std::vector<Switch> switches;  // sorted by name
   std::vector<PerftestResult> perftests;
-  std::vector<NcclJob> nccl_jobs;  // sorted by name
-  IbFabric ib;                     // the InfiniBand subnet's fabric views (model/ib_fabric.h)
+  std::vector<NcclJob> nccl_jobs;   // sorted by name
+  std::vector<SweepResult> sweeps;  // sorted by file
+  IbFabric ib;                      // the InfiniBand subnet's fabric views (model/ib_fabric.h)
   std::vector<Problem> problems;
 
   const Host* find_host(const std::string& host_name) const;

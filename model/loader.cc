@@ -14,6 +14,7 @@
 #include "model/perftest_loader.h"
 #include "model/source_names.h"
 #include "model/source_reading.h"
+#include "model/sweep_loader.h"
 
 namespace netdoctor::model {
 namespace {
@@ -134,6 +135,7 @@ Result<Fabric> load_fabric(const Bundle& bundle, const LoadOptions& options) {
   // After the sort: a withheld run is recorded against its client host, found by name.
   load_perftests(bundle, filter, fabric);
   load_nccl_jobs(bundle, filter, fabric);
+  load_sweeps(bundle, filter, fabric);
   load_ib_fabric(bundle, filter, *counters, fabric);  // after the hosts: it joins their HCAs
   cross_fill_switch_ports(fabric);
   return fabric;

@@ -42,6 +42,7 @@ const std::vector<std::string>& known_sources() {
       k_perftest,
       k_perftest_baseline,
       k_nccl,
+      k_sweep,
       k_ibnetdiscover,
       k_iblinkinfo,
       k_perfquery,

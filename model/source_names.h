@@ -66,6 +66,9 @@ inline const std::string k_perftest_baseline = "perftest-baseline";
 // against each host they name.
 inline const std::string k_nccl = "nccl";
 
+// sweep/<name>.json: the conclusion of an active sweep (docs/sweep.md), recorded for the fabric.
+inline const std::string k_sweep = "sweep";
+
 // InfiniBand fabric views (spec/bundle.md 1.1): fabric/<sample>/sos_commands/*/<command>,
 // recorded in IbFabric::sources and in each IbNode's sources (model/ib_loader.h).
 inline const std::string k_ibnetdiscover = "ibnetdiscover";  // topology and -p port forms

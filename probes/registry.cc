@@ -29,6 +29,7 @@ std::unique_ptr<Probe> make_gids_probe();
 std::unique_ptr<Probe> make_nccl_probe();
 std::unique_ptr<Probe> make_ib_congestion_probe();
 std::unique_ptr<Probe> make_ib_routing_probe();
+std::unique_ptr<Probe> make_active_sweep_probe();
 
 // Every built-in probe, in one visible place (no self-registering statics). Cheap passive
 // counter probes first, then configuration, then the perftest comparison; a playbook's steps
@@ -61,6 +62,7 @@ void register_builtin_probes(ProbeRegistry& registry) {
            make_nccl_probe,
            make_ib_congestion_probe,
            make_ib_routing_probe,
+           make_active_sweep_probe,
        }) {
     registry.add(make());
   }

@@ -122,6 +122,14 @@ std::vector<KnownCommand> make_table() {
       // NCCL's own view (nccl-tests; run with NCCL_DEBUG=INFO to see its transports).
       {"all_reduce_perf", {}, nccl_tests, h, "nccl-tests all-reduce: bus bandwidth per size"},
       {"all_gather_perf", {}, nccl_tests, h, "nccl-tests all-gather: bus bandwidth per size"},
+      {"alltoall_perf", {}, nccl_tests, h, "nccl-tests all-to-all: bus bandwidth per size"},
+      // The active search (docs/sweep.md): perftest pairs and nccl-tests through a launcher.
+      {"netdoctor",
+       {"sweep"},
+       flags({"--hosts=", "--via=", "--format=", "--test=", "--device=", "--budget=", "--per-leaf=",
+              "--leaf-map=", "--incident=", "--force"}),
+       h,
+       "find the slow NIC, host or link with perftest pairs and nccl-tests"},
       {"lsmod", {}, {}, h, "loaded kernel modules (nvidia_peermem for GPUDirect RDMA)"},
       {"ping", {}, flags({"-c=", "-s=", "-M=", "-I=", "-i="}), h, "reachability and path MTU"},
       {"arping", {}, flags({"-D", "-I=", "-c="}), h, "duplicate address detection"},

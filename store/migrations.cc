@@ -10,7 +10,7 @@ namespace netdoctor::store {
 namespace {
 
 // k_migrations[i] takes the schema from version i to i+1.
-constexpr std::array<const char*, 2> k_migrations = {
+constexpr std::array<const char*, 3> k_migrations = {
     // 1: incidents, the diagnoses recorded in them, and the change log.
     R"sql(
 CREATE TABLE incidents (
@@ -113,6 +113,44 @@ CREATE TABLE baselines (
   source TEXT NOT NULL
 );
 CREATE INDEX baselines_by_key ON baselines(client, server, device, test, measured_at);
+)sql",
+    // 3: sweeps (docs/sweep.md) and their runs, which are the incident's perftest and
+    // nccl-tests runs: sweep_runs carries the incident so they are queried without the sweep.
+    R"sql(
+CREATE TABLE sweeps (
+  id INTEGER PRIMARY KEY,
+  incident_id INTEGER NOT NULL REFERENCES incidents(id) ON DELETE CASCADE,
+  created_at REAL NOT NULL,
+  hosts_spec TEXT NOT NULL,
+  verdict TEXT NOT NULL,
+  summary TEXT NOT NULL,
+  slow_entities TEXT NOT NULL,
+  json TEXT NOT NULL
+);
+CREATE INDEX sweeps_by_incident ON sweeps(incident_id, created_at);
+CREATE TABLE sweep_runs (
+  sweep_id INTEGER NOT NULL REFERENCES sweeps(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  incident_id INTEGER NOT NULL REFERENCES incidents(id) ON DELETE CASCADE,
+  round INTEGER NOT NULL,
+  test TEXT NOT NULL,
+  client TEXT NOT NULL,
+  server TEXT NOT NULL,
+  device TEXT NOT NULL,
+  server_device TEXT NOT NULL,
+  hosts TEXT NOT NULL,
+  gbps REAL,
+  lat_us REAL,
+  busbw_gbyte_s REAL,
+  expected_gbps REAL NOT NULL,
+  expected_from TEXT NOT NULL,
+  result TEXT NOT NULL,
+  detail TEXT NOT NULL,
+  seconds REAL NOT NULL,
+  measured_at REAL NOT NULL,
+  PRIMARY KEY (sweep_id, seq)
+);
+CREATE INDEX sweep_runs_by_incident ON sweep_runs(incident_id, client, server, device, test);
 )sql",
 };
 

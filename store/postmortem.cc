@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string_view>
 
 #include "base/strings.h"
 #include "store/change_verdict.h"
@@ -30,6 +31,222 @@ std::string number(std::optional<double> value, const std::string& unit = {}) {
 
 std::string percent(double fraction) {
   return fmt::format("{:.0f} %", fraction * 100.0);
+}
+
+std::string gbps_text(std::optional<double> gbps) {
+  return gbps ? fmt::format("{:.1f} Gb/s", *gbps) : "-";
+}
+
+// A slow entity of a sweep with the figures its JSON gave it ("slow": measured vs expected).
+struct SlowFigure {
+  std::string entity;
+  std::optional<double> measured_gbps;
+  std::optional<double> expected_gbps;
+};
+
+std::optional<double> json_number(const nlohmann::json& object, const char* key) {
+  if (object.contains(key) && object[key].is_number()) {
+    return object[key].get<double>();
+  }
+  return std::nullopt;
+}
+
+std::vector<SlowFigure> slow_figures(const SweepRecord& sweep) {
+  const auto json = nlohmann::json::parse(sweep.json, nullptr, /*allow_exceptions=*/false);
+  const bool has_slow = json.is_object() && json.contains("slow") && json["slow"].is_array();
+  std::vector<SlowFigure> out;
+  for (const std::string& entity : sweep.slow_entities) {
+    SlowFigure figure{entity, std::nullopt, std::nullopt};
+    for (const auto& item : has_slow ? json["slow"] : nlohmann::json::array()) {
+      if (item.is_object() && item.value("entity", "") == entity) {
+        figure.measured_gbps = json_number(item, "measured_gbps");
+        figure.expected_gbps = json_number(item, "expected_gbps");
+      }
+    }
+    out.push_back(std::move(figure));
+  }
+  return out;
+}
+
+// A host, or one NIC of it, that an entity names.
+struct Place {
+  std::string host;
+  std::string device;  // empty: any NIC of the host
+};
+
+// nic:H/D is one NIC; host:H every NIC of H; a link:A~B touches the hosts of both ends (an end
+// may name a netdev or a switch port, never matched against a run's device).
+std::vector<Place> places_of(const std::string& entity) {
+  const auto colon = entity.find(':');
+  const std::string_view kind =
+      colon == std::string::npos ? std::string_view() : std::string_view(entity).substr(0, colon);
+  const std::string_view rest =
+      std::string_view(entity).substr(colon == std::string::npos ? 0 : colon + 1);
+  std::vector<Place> out;
+  for (std::string_view end : split(rest, '~')) {
+    const auto slash = end.find('/');
+    Place place{std::string(end.substr(0, slash)), {}};
+    if (kind == "nic" && slash != std::string_view::npos) {
+      place.device = std::string(end.substr(slash + 1));
+    }
+    out.push_back(std::move(place));
+  }
+  return out;
+}
+
+bool touches(const SweepRun& run, const std::vector<Place>& places) {
+  return std::any_of(places.begin(), places.end(), [&run](const Place& place) {
+    auto end_is = [&place](const std::string& host, const std::string& device) {
+      return host == place.host && (place.device.empty() || device == place.device);
+    };
+    return end_is(run.client, run.device) || end_is(run.server, run.server_device) ||
+           std::find(run.hosts.begin(), run.hosts.end(), place.host) != run.hosts.end();
+  });
+}
+
+// Who a run measured: "a/mlx5_0 -> b/mlx5_0", or a collective's group (its first hosts only:
+// a group may be the whole cluster).
+std::string run_between(const SweepRun& run) {
+  constexpr std::size_t k_group_names_shown = 8;  // presentation only
+  if (run.hosts.empty()) {
+    return fmt::format("{}/{} -> {}/{}", run.client, run.device, run.server, run.server_device);
+  }
+  std::vector<std::string> shown(
+      run.hosts.begin(), run.hosts.begin() + static_cast<std::ptrdiff_t>(
+                                                 std::min(run.hosts.size(), k_group_names_shown)));
+  return fmt::format("{} hosts: {}{}", run.hosts.size(), join(shown, ", "),
+                     run.hosts.size() > shown.size() ? ", ..." : "");
+}
+
+std::string run_counts(const SweepRecord& sweep) {
+  auto count = [&sweep](const char* result) {
+    return std::count_if(sweep.runs.begin(), sweep.runs.end(),
+                         [result](const SweepRun& run) { return run.result == result; });
+  };
+  return fmt::format("{} runs ({} slow, {} failed)", sweep.runs.size(), count("slow"),
+                     count("failed"));
+}
+
+// The timeline's line: the verdict and counts only; the hosts are in the sweep's section.
+std::string sweep_line(const SweepRecord& sweep) {
+  return fmt::format("sweep #{}: {}, {}", sweep.id, sweep.verdict, run_counts(sweep));
+}
+
+std::string slow_table_markdown(const SweepRecord& sweep) {
+  if (sweep.slow_entities.empty()) {
+    return "No slow entity.\n\n";
+  }
+  std::string md = "| slow entity | measured | expected | below |\n|---|---|---|---|\n";
+  for (const SlowFigure& figure : slow_figures(sweep)) {
+    std::string below = "-";
+    if (figure.measured_gbps && figure.expected_gbps && *figure.expected_gbps > 0.0) {
+      below =
+          fmt::format("{:.1f} %", (1.0 - *figure.measured_gbps / *figure.expected_gbps) * 100.0);
+    }
+    md += fmt::format("| {} | {} | {} | {} |\n", markdown_text(figure.entity),
+                      gbps_text(figure.measured_gbps), gbps_text(figure.expected_gbps), below);
+  }
+  return md + "\n";
+}
+
+// The runs that say something: slow, failed, or touching a slow entity; the rest are counted.
+std::string runs_table_markdown(const SweepRecord& sweep, std::int64_t incident_id) {
+  std::vector<std::vector<Place>> slow_places;
+  for (const std::string& entity : sweep.slow_entities) {
+    slow_places.push_back(places_of(entity));
+  }
+  std::string rows;
+  std::size_t others = 0;
+  for (const SweepRun& run : sweep.runs) {
+    const bool shown = run.result != "ok" ||
+                       std::any_of(slow_places.begin(), slow_places.end(),
+                                   [&run](const auto& places) { return touches(run, places); });
+    if (!shown) {
+      ++others;
+      continue;
+    }
+    rows += fmt::format("| {} | {} | {} | {} | {} | {} ({}) | {} |\n", run.round,
+                        markdown_text(run.test), markdown_text(run_between(run)), run.result,
+                        gbps_text(run.gbps), gbps_text(run.expected_gbps),
+                        markdown_text(run.expected_from), markdown_text(run.detail));
+  }
+  std::string md;
+  if (!rows.empty()) {
+    md = "| round | test | between | result | measured | expected | detail |\n"
+         "|---|---|---|---|---|---|---|\n" +
+         rows + "\n";
+  }
+  if (others > 0) {
+    md += fmt::format(
+        "{} other run{} ok (every run: `netdoctor incident export {} --format "
+        "json`).\n\n",
+        others, others == 1 ? " was" : "s were", incident_id);
+  }
+  return md;
+}
+
+std::string sweeps_markdown(const PostmortemData& data) {
+  std::string md = "\n## Active tests\n\n";
+  if (data.sweeps.empty()) {
+    return md + "No sweep was run.\n";
+  }
+  for (const SweepRecord& sweep : data.sweeps) {
+    md += fmt::format("### Sweep #{}, {}: {}\n\n", sweep.id, iso8601_utc(sweep.created_at),
+                      markdown_text(sweep.verdict));
+    md += fmt::format("- Hosts: {}\n", markdown_text(sweep.hosts_spec));
+    md += fmt::format("- Verdict: **{}**: {}\n", markdown_text(sweep.verdict),
+                      markdown_text(sweep.summary));
+    md += fmt::format("- Runs: {}\n\n", run_counts(sweep));
+    md += slow_table_markdown(sweep);
+    md += runs_table_markdown(sweep, data.incident.id);
+  }
+  md.pop_back();  // each sweep ends with a blank line; the next section brings its own
+  return md;
+}
+
+nlohmann::json sweep_run_json(const SweepRun& run) {
+  auto optional = [](std::optional<double> value) {
+    return value ? nlohmann::json(*value) : nlohmann::json();
+  };
+  return {{"round", run.round},
+          {"test", run.test},
+          {"client", run.client},
+          {"server", run.server},
+          {"device", run.device},
+          {"server_device", run.server_device},
+          {"hosts", run.hosts},
+          {"gbps", optional(run.gbps)},
+          {"lat_us", optional(run.lat_us)},
+          {"busbw_gbyte_s", optional(run.busbw_gbyte_s)},
+          {"expected_gbps", run.expected_gbps},
+          {"expected_from", run.expected_from},
+          {"result", run.result},
+          {"detail", run.detail},
+          {"seconds", run.seconds},
+          {"measured_at", iso8601_utc(run.measured_at)}};
+}
+
+nlohmann::json sweep_json(const SweepRecord& sweep) {
+  nlohmann::json out{{"id", sweep.id},
+                     {"created_at", iso8601_utc(sweep.created_at)},
+                     {"hosts", sweep.hosts_spec},
+                     {"verdict", sweep.verdict},
+                     {"summary", sweep.summary},
+                     {"slow_entities", sweep.slow_entities}};
+  out["slow"] = nlohmann::json::array();
+  for (const SlowFigure& figure : slow_figures(sweep)) {
+    out["slow"].push_back(
+        {{"entity", figure.entity},
+         {"measured_gbps",
+          figure.measured_gbps ? nlohmann::json(*figure.measured_gbps) : nlohmann::json()},
+         {"expected_gbps",
+          figure.expected_gbps ? nlohmann::json(*figure.expected_gbps) : nlohmann::json()}});
+  }
+  out["runs"] = nlohmann::json::array();
+  for (const SweepRun& run : sweep.runs) {
+    out["runs"].push_back(sweep_run_json(run));
+  }
+  return out;
 }
 
 std::string diagnosis_line(const DiagnosisRecord& record) {
@@ -76,6 +293,9 @@ std::vector<Event> timeline(const PostmortemData& data) {
       events.push_back(
           {*change.rolled_back_at, "rollback", fmt::format("change #{} rolled back", change.id)});
     }
+  }
+  for (const SweepRecord& sweep : data.sweeps) {
+    events.push_back({sweep.created_at, "sweep", sweep_line(sweep)});
   }
   if (data.incident.closed_at) {
     events.push_back({*data.incident.closed_at, "close",
@@ -255,6 +475,7 @@ Result<PostmortemData> load_postmortem(Database& db, std::int64_t incident_id) {
     ND_TRY_ASSIGN(data.incident, incidents.get(incident_id));
     ND_TRY_ASSIGN(data.diagnoses, incidents.diagnoses(incident_id));
     ND_TRY_ASSIGN(data.changes, changes.list(incident_id));
+    ND_TRY_ASSIGN(data.sweeps, SweepRepository(db).for_incident(incident_id));
     return {};
   };
   ND_TRY(db.read(body));
@@ -276,7 +497,8 @@ std::string render_postmortem_markdown(const PostmortemData& data) {
   md += fmt::format("- Root cause: {}\n\n", root.id.empty() ? "not established" : root.id);
 
   md += "## Impact\n\n";
-  md += fmt::format("- Symptom: {}\n- Scope: {}\n", incident.symptom, incident.scope);
+  md +=
+      fmt::format("- Symptom: {}\n- Scope: {}\n", incident.symptom, markdown_text(incident.scope));
   if (const DiagnosisRecord* first = first_diagnosis(data); first && first->top_cause()) {
     md += "- Measured at the start:\n";
     for (const EvidenceRow& evidence : first->top_cause()->evidence) {
@@ -285,7 +507,8 @@ std::string render_postmortem_markdown(const PostmortemData& data) {
   }
   md += "\n## Timeline\n\n| time (UTC) | event |\n|---|---|\n";
   for (const Event& event : timeline(data)) {
-    md += fmt::format("| {} | {} |\n", iso8601_utc(event.at), event.text);
+    // Events quote scopes (hosts, bundle paths) and change texts: one escaped cell each.
+    md += fmt::format("| {} | {} |\n", iso8601_utc(event.at), markdown_text(event.text));
   }
 
   md += "\n## Root cause\n\n";
@@ -306,6 +529,8 @@ std::string render_postmortem_markdown(const PostmortemData& data) {
       }
     }
   }
+
+  md += sweeps_markdown(data);
 
   md += "\n## Changes\n\n";
   if (data.changes.empty()) {
@@ -416,6 +641,10 @@ nlohmann::json render_postmortem_json(const PostmortemData& data) {
     }
   }
   out["root_cause"] = root.id.empty() ? nlohmann::json() : cause;
+  out["sweeps"] = nlohmann::json::array();
+  for (const SweepRecord& sweep : data.sweeps) {
+    out["sweeps"].push_back(sweep_json(sweep));
+  }
   out["changes"] = nlohmann::json::array();
   out["rolled_back"] = nlohmann::json::array();
   for (const Change& change : data.changes) {

@@ -1,6 +1,8 @@
 // The postmortem of an incident, written from the stored records only: summary, impact,
-// timeline, root cause with the evidence that decided it, every change with its figures and
-// verdict, what was rolled back, and follow-ups.
+// timeline, root cause with the evidence that decided it, the active tests (sweeps) with their
+// verdicts and runs, every change with its figures and verdict, what was rolled back, and
+// follow-ups. Text that came from hosts or bundles is escaped in the Markdown so that it reads
+// as text, never as markup.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +13,7 @@
 #include "base/result.h"
 #include "store/change_repository.h"
 #include "store/incident_repository.h"
+#include "store/sweep_repository.h"
 
 namespace netdoctor::store {
 
@@ -20,10 +23,14 @@ struct PostmortemData {
   Incident incident;
   std::vector<DiagnosisRecord> diagnoses;  // oldest first
   std::vector<Change> changes;             // oldest first
+  std::vector<SweepRecord> sweeps;         // oldest first, with every run
 };
 
 Result<PostmortemData> load_postmortem(Database& db, std::int64_t incident_id);
 
+// The Markdown lists, per sweep, only its slow and failed runs and those touching a slow entity
+// (with the count of the other runs): a sweep of a thousand hosts makes thousands of runs. The
+// JSON carries every run.
 std::string render_postmortem_markdown(const PostmortemData& data);
 nlohmann::json render_postmortem_json(const PostmortemData& data);
 

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -78,6 +79,19 @@ void add_ibdiagnet_run(const std::string& bundle) {
   }
 }
 
+// A sweep of that fabric (docs/sweep.md) as `sweep --out` writes it, one NIC slow.
+void add_sweep(const std::string& bundle) {
+  namespace fs = std::filesystem;
+  fs::create_directories(bundle + "/sweep");
+  std::ofstream(bundle + "/sweep/active-1.json")
+      << R"({"format": "netdoctor-sweep", "version": 1, "verdict": "slow-found",
+             "summary": "1 slow", "hosts": 4, "nics": 8, "tested_nics": 8, "rounds": 2,
+             "slow": [{"entity": "nic:host02/mlx5_1", "measured_gbps": 120.0,
+                       "expected_gbps": 180.0, "found_by": "perftest",
+                       "evidence": ["ib_write_bw host02/mlx5_1 -> host03/mlx5_1: 120.0 Gb/s"]}],
+             "left_out": [], "runs": []})";
+}
+
 const World& world() {
   static const std::unique_ptr<World> instance = [] {
     auto out = std::make_unique<World>();
@@ -94,6 +108,7 @@ const World& world() {
     // Other vendors and more samples than the scenarios have: Broadcom beside mlx5, 3 samples.
     const auto mixed = netdoctor::testing::simulate(
         "reads", "--hosts 4 --nics 2 --hosts-per-leaf 2 --samples 3 --vendors mlx5,bnxt");
+    add_sweep(mixed.path);
     paths.emplace_back("sim-mixed", mixed.path);
     // Every clock view a real fleet gives (linuxptp, pmc, chronyc sources, ntpq), one per host.
     const auto clocks = netdoctor::testing::simulate(
@@ -156,6 +171,10 @@ bool observed_anywhere(const std::string& source) {
     return it != map.end() && it->second.availability == model::Availability::Observed;
   };
   for (const auto& fixture : world().fixtures) {
+    // Sweeps, like perftest files, belong to the fabric rather than to an entity.
+    if (source == model::source::k_sweep && !fixture.full.sweeps.empty()) {
+      return true;
+    }
     // Perftest files are runs of the fabric rather than sources of an entity.
     for (const auto& run : fixture.full.perftests) {
       if (source ==

@@ -264,6 +264,13 @@ model::Fabric healthy_fleet(const FleetSpec& spec) {
     }
   }
   fabric.nccl_jobs.push_back(nccl_job(fabric));
+  // An active sweep of the fleet that found every NIC at its rate (docs/sweep.md).
+  model::SweepResult sweep;
+  sweep.file = "sweep/active-1.json";
+  sweep.verdict = "all-healthy";
+  sweep.nics = sweep.tested_nics = static_cast<std::size_t>(spec.hosts * spec.nics_per_host);
+  sweep.rounds = 2;
+  fabric.sweeps.push_back(sweep);
   return fabric;
 }
 

@@ -43,7 +43,8 @@ TEST(StoreDatabase, NewFileIsMigratedFromVersionZeroToLatest) {
   EXPECT_EQ(*db.user_version(), latest_schema_version());
   EXPECT_GE(latest_schema_version(), 2);
   // Every table of every migration exists.
-  for (const char* table : {"incidents", "diagnoses", "changes", "change_figures", "baselines"}) {
+  for (const char* table : {"incidents", "diagnoses", "changes", "change_figures", "baselines",
+                            "sweeps", "sweep_runs"}) {
     auto stmt = db.prepare("SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?");
     ASSERT_TRUE(stmt.ok());
     stmt->bind(1, std::string_view(table));

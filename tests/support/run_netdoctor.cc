@@ -43,12 +43,13 @@ void set_variable(std::vector<std::string>& env, const std::string& name,
 
 }  // namespace
 
-RunOutput run_netdoctor(const std::vector<std::string>& args, const RunOptions& options) {
-  RunOutput result;
+StartedNetdoctor start_netdoctor(const std::vector<std::string>& args, const RunOptions& options) {
+  StartedNetdoctor started;
   const std::string sandbox =
       options.sandbox.empty() ? make_temp_dir("run-netdoctor") : options.sandbox;
-  const std::string out_path = sandbox + "/.run-stdout";
-  const std::string err_path = sandbox + "/.run-stderr";
+  started.out_path = sandbox + "/.run-stdout";
+  started.err_path = sandbox + "/.run-stderr";
+  started.timeout_s = options.timeout_s;
   std::vector<std::string> argv_s = {netdoctor_binary()};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   // A clean environment: the user's NETDOCTOR_DB or XDG_DATA_HOME must never leak into a test.
@@ -63,10 +64,10 @@ RunOutput run_netdoctor(const std::vector<std::string>& args, const RunOptions& 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, options.stdin_path.c_str(), O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0644);
+  posix_spawn_file_actions_addopen(&actions, 1, started.out_path.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, started.err_path.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addchdir_np(&actions, sandbox.c_str());
   pid_t pid = 0;
   const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), env.data());
@@ -74,25 +75,39 @@ RunOutput run_netdoctor(const std::vector<std::string>& args, const RunOptions& 
   if (spawned != 0) {
     ADD_FAILURE() << "cannot run " << argv_s[0] << " with stdin " << options.stdin_path << ": "
                   << std::strerror(spawned);
+    return started;
+  }
+  started.pid = pid;
+  started.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(options.timeout_s);
+  return started;
+}
+
+RunOutput wait_netdoctor(const StartedNetdoctor& started) {
+  RunOutput result;
+  if (started.pid < 0) {
     return result;
   }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(options.timeout_s);
   int status = 0;
-  while (::waitpid(pid, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &status, 0);
-      ADD_FAILURE() << "netdoctor did not finish within " << options.timeout_s << " s";
+  while (::waitpid(started.pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > started.deadline) {
+      ::kill(started.pid, SIGKILL);
+      ::waitpid(started.pid, &status, 0);
+      ADD_FAILURE() << "netdoctor did not finish within " << started.timeout_s << " s";
       break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  result.out = read_text(out_path);
-  result.err = read_text(err_path);
-  fs::remove(out_path);
-  fs::remove(err_path);
+  result.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + result.signal;
+  result.out = read_text(started.out_path);
+  result.err = read_text(started.err_path);
+  fs::remove(started.out_path);
+  fs::remove(started.err_path);
   return result;
+}
+
+RunOutput run_netdoctor(const std::vector<std::string>& args, const RunOptions& options) {
+  return wait_netdoctor(start_netdoctor(args, options));
 }
 
 RunOutput run_netdoctor(const std::vector<std::string>& args, const std::string& sandbox,

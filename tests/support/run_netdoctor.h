@@ -2,6 +2,9 @@
 // a clean environment, a sandbox for HOME/TMPDIR and the working directory, and a timeout.
 #pragma once
 
+#include <sys/types.h>
+
+#include <chrono>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,6 +13,7 @@ namespace netdoctor::testing {
 
 struct RunOutput {
   int exit_code = -1;  // 128 + signal when killed
+  int signal = 0;      // the signal that killed it, 0 when it exited
   std::string out;
   std::string err;
 };
@@ -23,6 +27,19 @@ struct RunOptions {
 };
 
 RunOutput run_netdoctor(const std::vector<std::string>& args, const RunOptions& options);
+
+// A netdoctor started and not yet waited for, to be signalled meanwhile (Ctrl-C tests).
+struct StartedNetdoctor {
+  pid_t pid = -1;  // -1: it could not be started (a test failure was added)
+  std::string out_path;
+  std::string err_path;
+  int timeout_s = 300;
+  std::chrono::steady_clock::time_point deadline;  // options.timeout_s after the start
+};
+// run_netdoctor in two halves: start returns once the process runs; wait reaps it (killing it
+// at the deadline, a test failure) and collects its output. Wait exactly once per start.
+StartedNetdoctor start_netdoctor(const std::vector<std::string>& args, const RunOptions& options);
+RunOutput wait_netdoctor(const StartedNetdoctor& started);
 
 // The common case: everything defaulted but the sandbox.
 RunOutput run_netdoctor(const std::vector<std::string>& args, const std::string& sandbox,
