@@ -62,6 +62,12 @@ void run_sweep_command(const SweepArgs& args, Context& context) {
     context.exit_code = ExitCode::Failure;
     return;
   }
+  const std::string launcher = collect::launcher_program(options->launcher);
+  if (find_program(launcher).empty()) {
+    context.err << "netdoctor sweep: " << launcher << " is not installed on this machine\n";
+    context.exit_code = ExitCode::Failure;
+    return;
+  }
   InterruptWatch interrupt;
   options->stop = &interrupt.flag();
   LiveCommandRunner runner;

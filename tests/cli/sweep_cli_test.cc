@@ -243,6 +243,15 @@ TEST(SweepThroughLaunchers, LauncherWithoutItsClusterFailsAsSshDoes) {
   EXPECT_TRUE(served.server.requests().empty());
 }
 
+TEST(SweepThroughLaunchers, AMissingLauncherIsSaidBeforeAnyTest) {
+  netdoctor::testing::RunOptions options;
+  options.env.emplace_back("PATH", netdoctor::testing::make_temp_dir("no-launcher"));
+  const RunOutput run = netdoctor::testing::run_netdoctor(
+      {"sweep", "--hosts", "node[01-02]", "--via", "pdsh", "--no-record"}, options);
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_TRUE(has(run.err, "pdsh is not installed on this machine")) << run.err;
+}
+
 // `diagnose --hosts` captures through the same launcher: here the hosts have no netdoctor
 // (the fake answers "command not found"), so every capture fails, each host is named, and no
 // diagnosis is made of nothing.
