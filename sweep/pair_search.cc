@@ -52,26 +52,19 @@ class PairRunner {
     const auto waves = schedule_waves(pairs, m_nics, m_state.options().per_leaf, width);
     m_state.say(
         fmt::format("round {}: {} perftest pairs in {} waves", round, pairs.size(), waves.size()));
-    std::map<std::pair<std::size_t, std::size_t>, std::vector<std::size_t>> slots;
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-      slots[{pairs[i].client, pairs[i].server}].push_back(i);
-    }
     for (const auto& wave : waves) {
       if (!m_state.may_start(m_estimate)) {
         break;
       }
       std::vector<PairSpec> specs;
-      for (const PairIndex& pair : wave) {
-        specs.push_back({&m_nics[pair.client], &m_nics[pair.server], next_port()});
+      for (std::size_t index : wave) {
+        specs.push_back({&m_nics[pairs[index].client], &m_nics[pairs[index].server], next_port()});
       }
       WaveResult result = run_pair_wave(specs, m_settings, m_state.remote(), m_state.clock());
       m_state.spend(result.seconds);
       m_estimate = std::max(m_estimate, result.seconds);
       for (std::size_t i = 0; i < wave.size(); ++i) {
-        auto& waiting = slots[{wave[i].client, wave[i].server}];
-        const std::size_t index = waiting.front();
-        waiting.erase(waiting.begin());
-        run_of[index] = record(wave[i], result.outcomes[i], round);
+        run_of[wave[i]] = record(pairs[wave[i]], result.outcomes[i], round);
       }
     }
     return run_of;

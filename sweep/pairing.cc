@@ -52,19 +52,20 @@ std::vector<PairIndex> round_one_pairs(const std::vector<Nic>& nics, Pairing pai
   return pairs;
 }
 
-std::vector<std::vector<PairIndex>> schedule_waves(const std::vector<PairIndex>& pairs,
-                                                   const std::vector<Nic>& nics, int per_leaf,
-                                                   std::size_t max_wave) {
+std::vector<std::vector<std::size_t>> schedule_waves(const std::vector<PairIndex>& pairs,
+                                                     const std::vector<Nic>& nics, int per_leaf,
+                                                     std::size_t max_wave) {
   struct Wave {
-    std::vector<PairIndex> pairs;
-    std::vector<bool> busy;  // per NIC
+    std::vector<std::size_t> pairs;  // indexes into `pairs`
+    std::vector<bool> busy;          // per NIC
     std::map<std::string, int> leaf_load;
   };
   const int cap = std::max(per_leaf, 1);
   const std::size_t width = std::max<std::size_t>(max_wave, 1);
   std::vector<Wave> waves;
   std::size_t first_open = 0;  // waves before it are full
-  for (const PairIndex& pair : pairs) {
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    const PairIndex& pair = pairs[p];
     const std::string& a = nics[pair.client].leaf_group();
     const std::string& b = nics[pair.server].leaf_group();
     auto fits = [&](Wave& wave) {
@@ -81,7 +82,7 @@ std::vector<std::vector<PairIndex>> schedule_waves(const std::vector<PairIndex>&
       waves.push_back({{}, std::vector<bool>(nics.size(), false), {}});
     }
     Wave& wave = waves[w];
-    wave.pairs.push_back(pair);
+    wave.pairs.push_back(p);
     wave.busy[pair.client] = true;
     wave.busy[pair.server] = true;
     ++wave.leaf_load[a];
@@ -92,7 +93,7 @@ std::vector<std::vector<PairIndex>> schedule_waves(const std::vector<PairIndex>&
       ++first_open;
     }
   }
-  std::vector<std::vector<PairIndex>> out;
+  std::vector<std::vector<std::size_t>> out;
   out.reserve(waves.size());
   for (auto& wave : waves) {
     out.push_back(std::move(wave.pairs));

@@ -25,11 +25,11 @@ std::vector<std::size_t> interleaved_order(const std::vector<Nic>& nics);
 // third test of its server). Ring: each NIC with the next, the last with the first.
 std::vector<PairIndex> round_one_pairs(const std::vector<Nic>& nics, Pairing pairing);
 
-// The pairs grouped into waves that may run at once: no NIC twice in a wave, at most
-// `per_leaf` pairs touching one leaf group, at most `max_wave` pairs. Every pair is placed; the
-// order within and across waves follows the input.
-std::vector<std::vector<PairIndex>> schedule_waves(const std::vector<PairIndex>& pairs,
-                                                   const std::vector<Nic>& nics, int per_leaf,
-                                                   std::size_t max_wave);
+// The pairs grouped into waves that may run at once, as indexes into `pairs`: no NIC twice in a
+// wave, at most `per_leaf` pairs touching one leaf group, at most `max_wave` pairs. Every pair is
+// placed; the order within and across waves follows the input.
+std::vector<std::vector<std::size_t>> schedule_waves(const std::vector<PairIndex>& pairs,
+                                                     const std::vector<Nic>& nics, int per_leaf,
+                                                     std::size_t max_wave);
 
 }  // namespace netdoctor::sweep

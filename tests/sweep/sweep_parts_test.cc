@@ -63,11 +63,13 @@ TEST(SweepPairing, WavesKeepOneTestPerNicAndTheLeafCap) {
   const auto nics = fleet(4, 8, 4);
   const auto pairs = round_one_pairs(nics, Pairing::Ring);
   const auto waves = schedule_waves(pairs, nics, 5, 1000);
-  std::size_t placed = 0;
+  std::multiset<std::size_t> placed;
   for (const auto& wave : waves) {
     std::set<std::size_t> busy;
     std::map<std::string, int> load;
-    for (const auto& pair : wave) {
+    for (std::size_t index : wave) {
+      placed.insert(index);
+      const PairIndex& pair = pairs[index];
       EXPECT_TRUE(busy.insert(pair.client).second);
       EXPECT_TRUE(busy.insert(pair.server).second);
       ++load[nics[pair.client].leaf];
@@ -78,9 +80,11 @@ TEST(SweepPairing, WavesKeepOneTestPerNicAndTheLeafCap) {
     for (const auto& [leaf, count] : load) {
       EXPECT_LE(count, 5) << leaf;
     }
-    placed += wave.size();
   }
-  EXPECT_EQ(placed, pairs.size());
+  ASSERT_EQ(placed.size(), pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    EXPECT_EQ(placed.count(i), 1u) << i;
+  }
   // 128 ring pairs, each touching two of 4 leaves, at most 5 per leaf: at least 13 waves.
   EXPECT_GE(waves.size(), 13u);
   EXPECT_LE(waves.size(), 20u);
