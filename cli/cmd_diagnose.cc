@@ -1,4 +1,4 @@
-// `netdoctor diagnose --symptom S --bundle PATH [--bundle PATH]... [--format text|json|md]
+// `netdoctor diagnose --symptom S --bundle PATH [--bundle PATH]... [--format text|json|md|html]
 // [--explain] [--threshold 5%] [--roce-priority 3]`: runs the symptom's playbook over a capture
 // bundle, or several diagnosed as one fabric.
 // Exit 0 whenever a diagnosis was produced (whatever the verdict), 2 for usage errors, 1 when
@@ -21,6 +21,10 @@
 #include "engine/pipeline.h"
 #include "engine/render.h"
 #include "kb/playbook.h"
+#include "model/loader.h"
+#include "report/fabric_map.h"
+#include "report/html_report.h"
+#include "report/map_json.h"
 
 namespace netdoctor::cli {
 namespace {
@@ -71,6 +75,35 @@ std::optional<ActiveStep> active_step(const DiagnoseArgs& args,
 }
 
 constexpr int k_load_threads = 2;  // the machine budget the tool is designed for
+
+// A diagnosis and the fabric map drawn from the same loaded fabric (the fabric itself is not
+// kept: at scale it is the largest thing in memory).
+struct Diagnosed {
+  engine::Diagnosis diagnosis;
+  std::optional<report::FabricMap> map;
+  std::string map_problem;  // why there is no map
+};
+
+Result<Diagnosed> diagnose_with_map(const Bundle& bundle, const engine::DiagnoseOptions& options) {
+  model::LoadOptions load;
+  load.threads = k_load_threads;
+  ND_TRY_ASSIGN(model::Fabric fabric, model::load_fabric(bundle, load));
+  Diagnosed out;
+  ND_TRY_ASSIGN(out.diagnosis, engine::diagnose_loaded_bundle(bundle, fabric, options));
+  auto map = report::map_for_diagnosis(fabric, out.diagnosis, options);
+  if (map.ok()) {
+    out.map = std::move(*map);
+  } else {
+    out.map_problem = map.error().describe();
+  }
+  return out;
+}
+
+Result<Diagnosed> diagnose_paths(const std::vector<std::string>& paths,
+                                 const engine::DiagnoseOptions& options) {
+  ND_TRY_ASSIGN(Bundle bundle, open_bundles(paths));
+  return diagnose_with_map(bundle, options);
+}
 
 // The command's own flags are the top layer of the site configuration: a given flag wins
 // over every file and --set, and is recorded as the origin of its value.
@@ -143,11 +176,11 @@ void run_diagnose(const DiagnoseArgs& args, Context& context) {
   }
   std::string source = args.hosts.empty() ? "bundle " + join(bundles, " + ")
                                           : "hosts " + args.hosts + " (" + bundles.front() + ")";
-  Result<engine::Diagnosis> diagnosis = make_error(ErrorCode::Internal, "not run");
+  Result<Diagnosed> diagnosis = make_error(ErrorCode::Internal, "not run");
   if (args.prometheus.url.empty()) {
-    diagnosis = engine::diagnose_bundles(bundles, options, k_load_threads);
+    diagnosis = diagnose_paths(bundles, options);
   } else if (auto bundle = bundle_from_prometheus(args.prometheus, context, source); bundle.ok()) {
-    diagnosis = engine::diagnose_opened_bundle(*bundle, options, k_load_threads);
+    diagnosis = diagnose_with_map(*bundle, options);
   } else if (bundle.error().code == ErrorCode::InvalidArgument) {
     context.err << "netdoctor diagnose: " << bundle.error().describe() << "\n";
     context.exit_code = ExitCode::Usage;
@@ -173,12 +206,12 @@ void run_diagnose(const DiagnoseArgs& args, Context& context) {
     }
   }
   std::optional<ActiveStep> active;
-  if (args.active && passive_settled(*diagnosis)) {
+  if (args.active && passive_settled(diagnosis->diagnosis)) {
     context.err << "netdoctor diagnose: active tests not run: the passive evidence settled it\n";
   } else if (args.active) {
     active = active_step(args, hosts, bundles.front(), store ? &*store : nullptr, context);
     if (active) {
-      auto again = engine::diagnose_bundles(bundles, options, k_load_threads);
+      auto again = diagnose_paths(bundles, options);
       if (again.ok()) {
         diagnosis = std::move(again);
       } else {
@@ -188,7 +221,8 @@ void run_diagnose(const DiagnoseArgs& args, Context& context) {
     }
   }
   for (const SettingValue* value : settings->non_defaults()) {
-    diagnosis->settings.push_back({std::string(value->spec->key), value->text, value->origin});
+    diagnosis->diagnosis.settings.push_back(
+        {std::string(value->spec->key), value->text, value->origin});
   }
   engine::RenderOptions render;
   render.explain = args.explain;
@@ -200,8 +234,13 @@ void run_diagnose(const DiagnoseArgs& args, Context& context) {
       context.err << "netdoctor diagnose: warning: not recorded in the incident store: "
                   << store_error << "\n";
     } else {
-      auto json_text = engine::render_json(*diagnosis, render);
-      auto id = record_diagnosis(*store, args.incident, *diagnosis, source, json_text);
+      auto json_text = engine::render_json(diagnosis->diagnosis, render);
+      std::optional<std::string> map_json;
+      if (diagnosis->map) {
+        map_json = report::map_to_json(*diagnosis->map).dump();
+      }
+      auto id = record_diagnosis(*store, args.incident, diagnosis->diagnosis, source, json_text,
+                                 map_json);
       if (!id.ok()) {
         context.err << "netdoctor diagnose: warning: not recorded in the incident store: "
                     << id.error().describe() << "\n";
@@ -218,12 +257,22 @@ void run_diagnose(const DiagnoseArgs& args, Context& context) {
       }
     }
   }
+  if (!diagnosis->map_problem.empty()) {
+    context.err << "netdoctor diagnose: warning: no fabric map: " << diagnosis->map_problem << "\n";
+  }
   if (args.format == "json") {
-    context.out << engine::render_json(*diagnosis, render);
+    context.out << engine::render_json(diagnosis->diagnosis, render);
   } else if (args.format == "md") {
-    context.out << engine::render_markdown(*diagnosis, render);
+    context.out << engine::render_markdown(diagnosis->diagnosis, render);
+  } else if (args.format == "html") {
+    report::HtmlReport page;
+    page.diagnosis = engine::to_json(diagnosis->diagnosis, render);
+    page.map = std::move(diagnosis->map);
+    page.map_missing = diagnosis->map_problem;
+    page.source = source;
+    context.out << report::render_html(page);
   } else {
-    context.out << engine::render_text(*diagnosis, render);
+    context.out << engine::render_text(diagnosis->diagnosis, render);
   }
   context.exit_code = ExitCode::Ok;
 }
@@ -242,8 +291,9 @@ void add_diagnose_command(CLI::App& app, Context& context) {
                   "capture bundle: directory (a bundle or a folder of sos reports) or "
                   ".tar[.gz|.xz]; repeat it to diagnose several as one fabric");
   add_prometheus_options(*sub, args->prometheus);
-  sub->add_option("--format", args->format, "text (default), json or md")
-      ->check(CLI::IsMember({"text", "json", "md"}));
+  sub->add_option("--format", args->format,
+                  "text (default), json, md or html (one self-contained page with the fabric map)")
+      ->check(CLI::IsMember({"text", "json", "md", "html"}));
   sub->add_flag("--explain", args->explain, "list every score movement: cause, probe, signal");
   sub->add_option("--threshold", args->threshold,
                   "perftest deviation from baseline that counts (default: baseline.threshold, "

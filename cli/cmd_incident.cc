@@ -2,13 +2,21 @@
 // the sweeps recorded in them (export: the postmortem, whose active tests list their runs).
 #include <fmt/format.h>
 
+#include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
 
 #include "base/json_text.h"
 #include "base/strings.h"
 #include "cli/command.h"
 #include "cli/store_glue.h"
+#include "report/html_report.h"
+#include "report/map_json.h"
+#include "report/map_svg.h"
+#include "store/map_repository.h"
 #include "store/postmortem.h"
 #include "store/time_format.h"
 
@@ -183,6 +191,71 @@ void run_close(Context& context, const IncidentOptions& options) {
   context.out << fmt::format("postmortem: netdoctor incident export {} --format md\n", options.id);
 }
 
+// The incident's latest fabric map, or why there is none.
+struct StoredMapResult {
+  std::optional<report::FabricMap> map;
+  std::string missing;
+};
+
+StoredMapResult stored_map(store::Database& db, std::int64_t incident) {
+  auto stored = store::MapRepository(db).latest_for_incident(incident);
+  if (!stored.ok()) {
+    return {std::nullopt, stored.error().describe()};
+  }
+  if (!*stored) {
+    return {std::nullopt, "no diagnosis of this incident recorded a fabric map"};
+  }
+  const auto json = nlohmann::json::parse((*stored)->json, nullptr, /*allow_exceptions=*/false);
+  auto map = report::map_from_json(json);
+  if (!map.ok()) {
+    return {std::nullopt, fmt::format("the map of diagnosis #{} is unreadable: {}",
+                                      (*stored)->diagnosis_id, map.error().describe())};
+  }
+  return {std::move(*map), {}};
+}
+
+// The diagnosis the page leads with: the latest from `diagnose` (not a change's verification).
+nlohmann::json lead_diagnosis(const store::PostmortemData& data) {
+  for (auto it = data.diagnoses.rbegin(); it != data.diagnoses.rend(); ++it) {
+    if (it->origin == store::k_origin_diagnose) {
+      auto json = nlohmann::json::parse(it->json, nullptr, /*allow_exceptions=*/false);
+      if (json.is_object()) {
+        return json;
+      }
+    }
+  }
+  return nlohmann::json::object({{"symptom", data.incident.symptom}, {"verdict", "inconclusive"}});
+}
+
+// "<dir>/<stem>.fabric-map.svg" beside the Markdown file.
+std::filesystem::path map_path_beside(const std::string& markdown) {
+  std::filesystem::path path(markdown);
+  return path.parent_path() / (path.stem().string() + ".fabric-map.svg");
+}
+
+// A file name as a Markdown link target: anything but [A-Za-z0-9._-] percent-encoded.
+std::string link_target(const std::string& name) {
+  std::string out;
+  for (const char ch : name) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (std::isalnum(c) != 0 || c == '.' || c == '_' || c == '-') {
+      out += static_cast<char>(c);
+    } else {
+      out += fmt::format("%{:02X}", c);
+    }
+  }
+  return out;
+}
+
+Status write_file(const std::string& path, const std::string& text, const char* what) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << text;
+  if (!file.flush()) {
+    return make_error(ErrorCode::Io, fmt::format("cannot write {}", what), path);
+  }
+  return {};
+}
+
 void run_export(Context& context, const IncidentOptions& options) {
   auto db = open_store(options.db, context.settings);
   if (!db.ok()) {
@@ -192,20 +265,59 @@ void run_export(Context& context, const IncidentOptions& options) {
   if (!data.ok()) {
     return fail(context, data.error());
   }
-  std::string text = options.format == "json"
-                         ? json_text(store::render_postmortem_json(*data), 2) + "\n"
-                         : store::render_postmortem_markdown(*data);
+  std::string text;
+  std::string map_note;
+  if (options.format == "json") {
+    text = json_text(store::render_postmortem_json(*data), 2) + "\n";
+  } else if (options.format == "html") {
+    StoredMapResult map = stored_map(*db, options.id);
+    report::HtmlReport page;
+    page.diagnosis = lead_diagnosis(*data);
+    page.map = std::move(map.map);
+    page.map_missing = map.missing;
+    page.source = data->incident.scope;
+    page.incident = &*data;
+    text = report::render_html(page);
+  } else {
+    text = store::render_postmortem_markdown(*data);
+    StoredMapResult map = stored_map(*db, options.id);
+    text += "\n## Fabric map\n\n";
+    if (!map.map) {
+      text += fmt::format("No map: {}.\n", markdown_text(map.missing));
+    } else if (options.output.empty()) {
+      text += "Written beside the file when exported with `-o FILE.md` (as FILE.fabric-map.svg).\n";
+    } else {
+      const auto svg_path = map_path_beside(options.output);
+      report::SvgOptions svg;
+      svg.standalone = true;
+      Status written =
+          write_file(svg_path.string(), report::render_map_svg(*map.map, svg), "the fabric map");
+      if (!written.ok()) {
+        return fail(context, written.error());
+      }
+      const auto& m = *map.map;
+      text += fmt::format(
+          "![Fabric map: {} NICs and {} switch ports{}]({})\n", m.nic_count, m.port_count,
+          m.culprits.empty() ? "" : ", culprit " + markdown_text(m.culprits.front()),
+          link_target(svg_path.filename().string()));
+      if (m.selected < m.metrics.size()) {
+        text += fmt::format("\nColoured by {} ({}); culprits outlined, {} victims marked.\n",
+                            markdown_text(m.metrics[m.selected].label),
+                            markdown_text(m.metrics[m.selected].unit), m.victims.size());
+      }
+      map_note = fmt::format("; its fabric map to {}", svg_path.string());
+    }
+  }
   if (options.output.empty()) {
     context.out << text;
     return;
   }
-  std::ofstream file(options.output, std::ios::binary | std::ios::trunc);
-  file << text;
-  if (!file.flush()) {
-    return fail(context, make_error(ErrorCode::Io, "cannot write the postmortem", options.output));
+  Status written = write_file(options.output, text, "the postmortem");
+  if (!written.ok()) {
+    return fail(context, written.error());
   }
-  context.out << fmt::format("postmortem of incident {} written to {}\n", options.id,
-                             options.output);
+  context.out << fmt::format("postmortem of incident {} written to {}{}\n", options.id,
+                             options.output, map_note);
 }
 
 }  // namespace
@@ -240,8 +352,11 @@ void add_incident_command(CLI::App& app, Context& context) {
   add_db_option(*exporter, options->db);
   exporter->add_option("N", options->id, "incident id")->required();
   options->format = "text";
-  exporter->add_option("--format", options->format, "md (Markdown, default) or json")
-      ->check(CLI::IsMember({"md", "json", "text"}));
+  exporter
+      ->add_option("--format", options->format,
+                   "md (Markdown, default; with -o its fabric map is written beside as SVG), "
+                   "json or html (one self-contained page with the map and change timeline)")
+      ->check(CLI::IsMember({"md", "json", "text", "html"}));
   exporter->add_option("-o,--output", options->output, "write to this file instead of stdout");
   exporter->callback([&context, options] { run_export(context, *options); });
 }

@@ -13,6 +13,7 @@
 #include "base/strings.h"
 #include "cli/settings.h"
 #include "model/loader.h"
+#include "store/map_repository.h"
 
 namespace netdoctor::cli {
 
@@ -106,13 +107,22 @@ store::DiagnosisRecord to_record(const engine::Diagnosis& diagnosis, std::string
 
 Result<std::int64_t> record_diagnosis(store::Database& db, std::optional<std::int64_t> incident,
                                       const engine::Diagnosis& diagnosis, std::string scope,
-                                      std::string json_text) {
+                                      std::string json_text,
+                                      const std::optional<std::string>& map_json) {
   store::DiagnosisRecord record =
       to_record(diagnosis, std::move(scope), std::move(json_text), now_unix());
   record.incident_id = incident.value_or(0);
-  store::IncidentRepository incidents(db);
-  ND_TRY_ASSIGN(store::DiagnosisRecord stored, incidents.add_diagnosis(std::move(record)));
-  return stored.incident_id;
+  std::int64_t incident_id = 0;
+  ND_TRY(db.write([&]() -> Status {
+    store::IncidentRepository incidents(db);
+    ND_TRY_ASSIGN(store::DiagnosisRecord stored, incidents.add_diagnosis(std::move(record)));
+    if (map_json) {
+      ND_TRY(store::MapRepository(db).save(stored.id, *map_json));
+    }
+    incident_id = stored.incident_id;
+    return {};
+  }));
+  return incident_id;
 }
 
 std::optional<store::PerfRun> to_perf_run(const model::PerftestResult& result, double at,

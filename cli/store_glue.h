@@ -51,11 +51,13 @@ void fail(Context& context, const Error& error);
 store::DiagnosisRecord to_record(const engine::Diagnosis& diagnosis, std::string scope,
                                  std::string json_text, double at);
 
-// Records `diagnosis` in `incident`, or in a new incident when none is given. Returns the
-// incident id. NotFound for an unknown incident.
+// Records `diagnosis` in `incident`, or in a new incident when none is given, with its fabric
+// map's JSON when there is one (in the same transaction). Returns the incident id. NotFound for
+// an unknown incident.
 Result<std::int64_t> record_diagnosis(store::Database& db, std::optional<std::int64_t> incident,
                                       const engine::Diagnosis& diagnosis, std::string scope,
-                                      std::string json_text);
+                                      std::string json_text,
+                                      const std::optional<std::string>& map_json = std::nullopt);
 
 // A baseline run from one perftest result; nullopt when it has no usable figure.
 std::optional<store::PerfRun> to_perf_run(const model::PerftestResult& result, double at,

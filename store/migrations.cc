@@ -10,7 +10,7 @@ namespace netdoctor::store {
 namespace {
 
 // k_migrations[i] takes the schema from version i to i+1.
-constexpr std::array<const char*, 3> k_migrations = {
+constexpr std::array<const char*, 4> k_migrations = {
     // 1: incidents, the diagnoses recorded in them, and the change log.
     R"sql(
 CREATE TABLE incidents (
@@ -151,6 +151,14 @@ CREATE TABLE sweep_runs (
   PRIMARY KEY (sweep_id, seq)
 );
 CREATE INDEX sweep_runs_by_incident ON sweep_runs(incident_id, client, server, device, test);
+)sql",
+    // 4: the fabric map of a diagnosis (report/map_json.h, "netdoctor-map"), kept so an
+    // incident exported later draws the fabric as it was diagnosed.
+    R"sql(
+CREATE TABLE diagnosis_maps (
+  diagnosis_id INTEGER PRIMARY KEY REFERENCES diagnoses(id) ON DELETE CASCADE,
+  json TEXT NOT NULL
+);
 )sql",
 };
 
