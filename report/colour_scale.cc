@@ -9,7 +9,9 @@
 namespace netdoctor::report {
 namespace {
 
-int hex_digit(char c) { return c <= '9' ? c - '0' : c - 'a' + 10; }
+int hex_digit(char c) {
+  return c <= '9' ? c - '0' : c - 'a' + 10;
+}
 int channel(std::string_view colour, std::size_t at) {
   return hex_digit(colour[1 + at * 2]) * 16 + hex_digit(colour[2 + at * 2]);
 }

@@ -13,8 +13,9 @@
 
 namespace netdoctor::report {
 
-inline constexpr std::array<std::string_view, 9> k_viridis = {
-    "#440154", "#472d7b", "#3b528b", "#2c728e", "#21918c", "#28ae80", "#5ec962", "#addc30", "#fde725"};
+inline constexpr std::array<std::string_view, 9> k_viridis = {"#440154", "#472d7b", "#3b528b",
+                                                              "#2c728e", "#21918c", "#28ae80",
+                                                              "#5ec962", "#addc30", "#fde725"};
 inline constexpr std::string_view k_no_data_colour = "#d9d9d9";
 
 // Position of `value` on the metric's scale, 0..1 (magnitudes: a negative clock offset is as far

@@ -1,6 +1,8 @@
 // The page's own style and script, inline so the file needs nothing else. The script recolours
 // the map when the selector changes (the arithmetic of report/colour_scale.cc), keeps each
-// cell's data-value the figure it is coloured by, and reads out a cell on hover or focus. It
+// cell's data-value the figure it is coloured by, and reads out a cell on hover or focus;
+// "#metric=<id>" in the address opens it on that metric, and <html data-map-ready="<id>">
+// says the script ran to its end. It
 // only ever sets textContent and attributes: names from bundles never become markup.
 #include "report/html_report.h"
 
@@ -115,8 +117,14 @@ std::string_view page_script() {
   }
   map.addEventListener('mouseover', onCell);
   map.addEventListener('focusin', onCell);
+  // "#metric=<id>" opens the page on that metric: a link into the report can say what to look at.
+  var wanted = /(?:^#|&)metric=([a-z-]+)/.exec(location.hash);
+  for (var k = 0; wanted && k < scale.metrics.length; k++) {
+    if (scale.metrics[k].id === wanted[1]) { select.value = String(k); }
+  }
   select.addEventListener('change', function () { apply(Number(select.value)); });
   apply(Number(select.value));
+  document.documentElement.setAttribute('data-map-ready', scale.metrics.length ? scale.metrics[Number(select.value)].id : '');
 })();
 )js";
 }

@@ -29,15 +29,18 @@ std::string change_item(const store::Change& change) {
   if (!change.forced_note.empty()) {
     out += fmt::format("<p>Note: {}</p>", html_escape(change.forced_note));
   }
-  out += fmt::format("<p>Verdict: <strong>{}</strong>{}</p>", html_escape(verdict),
-                     change.verified_at ? fmt::format(" (verified {}{})", store::iso8601_utc(*change.verified_at),
-                                                      change.verify_source.empty()
-                                                          ? ""
-                                                          : " on " + html_escape(change.verify_source))
-                                        : "");
+  out += fmt::format(
+      "<p>Verdict: <strong>{}</strong>{}</p>", html_escape(verdict),
+      change.verified_at
+          ? fmt::format(
+                " (verified {}{})", store::iso8601_utc(*change.verified_at),
+                change.verify_source.empty() ? "" : " on " + html_escape(change.verify_source))
+          : "");
   if (!change.figures.empty()) {
-    out += "<table class=\"figures\"><thead><tr><th>figure</th><th>before</th><th>after</th><th>unit</th>"
-           "<th>better</th></tr></thead><tbody>";
+    out +=
+        "<table "
+        "class=\"figures\"><thead><tr><th>figure</th><th>before</th><th>after</th><th>unit</th>"
+        "<th>better</th></tr></thead><tbody>";
     for (const auto& f : change.figures) {
       out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                          html_escape(f.label), figure(f.before),
@@ -60,28 +63,32 @@ std::string render_incident_sections(const store::PostmortemData& data) {
       R"(<section id="incident"><h2>Incident {}</h2><dl><dt>opened</dt><dd>{}</dd><dt>symptom</dt><dd>{}</dd><dt>scope</dt><dd>{}</dd><dt>status</dt><dd>{}</dd>)",
       incident.id, store::iso8601_utc(incident.opened_at), html_escape(incident.symptom),
       html_escape(incident.scope),
-      incident.closed_at ? "closed " + store::iso8601_utc(*incident.closed_at) : std::string("open"));
+      incident.closed_at ? "closed " + store::iso8601_utc(*incident.closed_at)
+                         : std::string("open"));
   if (!incident.confirmed_cause.empty()) {
-    out += fmt::format("<dt>confirmed cause</dt><dd>{}{}</dd>", html_escape(incident.confirmed_cause),
-                       incident.confirmed_by_change
-                           ? fmt::format(" (by change #{})", *incident.confirmed_by_change)
-                           : "");
+    out +=
+        fmt::format("<dt>confirmed cause</dt><dd>{}{}</dd>", html_escape(incident.confirmed_cause),
+                    incident.confirmed_by_change
+                        ? fmt::format(" (by change #{})", *incident.confirmed_by_change)
+                        : "");
   }
   if (!incident.summary.empty()) {
     out += fmt::format("<dt>summary</dt><dd>{}</dd>", html_escape(incident.summary));
   }
   out += "</dl></section>\n";
 
-  out += "<section id=\"diagnoses\"><h2>Diagnoses</h2><table><thead><tr><th>when</th><th>run</th>"
-         "<th>verdict</th><th>top cause</th><th>confidence</th><th>scope</th></tr></thead><tbody>";
+  out +=
+      "<section id=\"diagnoses\"><h2>Diagnoses</h2><table><thead><tr><th>when</th><th>run</th>"
+      "<th>verdict</th><th>top cause</th><th>confidence</th><th>scope</th></tr></thead><tbody>";
   for (const auto& d : data.diagnoses) {
     const auto* top = d.top_cause();
-    out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                       store::iso8601_utc(d.created_at),
-                       html_escape(d.change_id ? fmt::format("{} of change #{}", d.origin, *d.change_id)
-                                               : d.origin),
-                       html_escape(d.verdict), top ? html_escape(top->id) : "-",
-                       top ? fmt::format("{:.2f}", top->confidence) : "-", html_escape(d.scope));
+    out += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+        store::iso8601_utc(d.created_at),
+        html_escape(d.change_id ? fmt::format("{} of change #{}", d.origin, *d.change_id)
+                                : d.origin),
+        html_escape(d.verdict), top ? html_escape(top->id) : "-",
+        top ? fmt::format("{:.2f}", top->confidence) : "-", html_escape(d.scope));
   }
   out += "</tbody></table></section>\n";
 
@@ -100,9 +107,10 @@ std::string render_incident_sections(const store::PostmortemData& data) {
   if (!data.sweeps.empty()) {
     out += "<section id=\"sweeps\"><h2>Active tests</h2><ul>";
     for (const auto& sweep : data.sweeps) {
-      out += fmt::format("<li>{} &middot; {} on {}: {} ({} runs)", store::iso8601_utc(sweep.created_at),
-                         html_escape(sweep.verdict), html_escape(sweep.hosts_spec),
-                         html_escape(sweep.summary), sweep.runs.size());
+      out +=
+          fmt::format("<li>{} &middot; {} on {}: {} ({} runs)",
+                      store::iso8601_utc(sweep.created_at), html_escape(sweep.verdict),
+                      html_escape(sweep.hosts_spec), html_escape(sweep.summary), sweep.runs.size());
       for (const auto& slow : sweep.slow_entities) {
         out += fmt::format(" <code>{}</code>", html_escape(slow));
       }

@@ -35,7 +35,8 @@ std::string text_alternative(const FabricMap& map) {
     head += fmt::format("<th>{} ({})</th>", html_escape(m.label), html_escape(m.unit));
   }
   head += "</tr>";
-  std::string out = R"(<details id="map-text"><summary>The map as text: culprits, victims and the highest cells</summary>)";
+  std::string out =
+      R"(<details id="map-text"><summary>The map as text: culprits, victims and the highest cells</summary>)";
   out += "<table><thead>" + head + "</thead><tbody>";
   const auto cells = all_cells(map);
   for (const MapCell* cell : cells) {
@@ -59,7 +60,8 @@ std::string text_alternative(const FabricMap& map) {
     const std::size_t n = std::min(k_listed_top, ranked.size());
     std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(n), ranked.end(),
                       [&](const MapCell* a, const MapCell* b) {
-                        return std::abs(*a->values[map.selected]) > std::abs(*b->values[map.selected]);
+                        return std::abs(*a->values[map.selected]) >
+                               std::abs(*b->values[map.selected]);
                       });
     for (std::size_t i = 0; i < n; ++i) {
       out += figures_row(*ranked[i], map, "highest");
@@ -75,40 +77,48 @@ std::string text_alternative(const FabricMap& map) {
 }  // namespace
 
 std::string render_map_section(const FabricMap& map) {
-  std::string out = R"(<section id="map-section" aria-labelledby="map-heading"><h2 id="map-heading">Fabric map</h2>)";
-  out += fmt::format(
-      "<p class=\"meta\">{} NICs, {} switch ports ({}). Opens on: {}</p>", map.nic_count, map.port_count,
-      html_escape(map.fabric), html_escape(map.reason));
+  std::string out =
+      R"(<section id="map-section" aria-labelledby="map-heading"><h2 id="map-heading">Fabric map</h2>)";
+  out +=
+      fmt::format("<p class=\"meta\">{} NICs, {} switch ports ({}). Opens on: {}</p>",
+                  map.nic_count, map.port_count, html_escape(map.fabric), html_escape(map.reason));
   out += R"(<div class="controls"><label for="metric">Colour by </label><select id="metric">)";
   for (std::size_t m = 0; m < map.metrics.size(); ++m) {
-    out += fmt::format(R"(<option value="{}"{}>{} ({})</option>)", m, m == map.selected ? " selected" : "",
-                       html_escape(map.metrics[m].label), html_escape(map.metrics[m].unit));
+    out += fmt::format(R"(<option value="{}"{}>{} ({})</option>)", m,
+                       m == map.selected ? " selected" : "", html_escape(map.metrics[m].label),
+                       html_escape(map.metrics[m].unit));
   }
   out += "</select>";
-  out += R"(<div id="legend" aria-live="polite"><span id="legend-label"></span><span class="bar"></span>)"
-         R"(<span id="legend-min">0</span><span id="legend-normal"></span><span id="legend-max"></span></div>)";
-  out += R"(<span class="key"><svg width="12" height="12" aria-hidden="true"><rect class="culprit" x="2" y="2" width="8" height="8" fill="#fff"/></svg> culprit )"
-         R"(<svg width="12" height="12" aria-hidden="true"><rect class="victim" x="2" y="2" width="8" height="8" fill="#fff"/></svg> victim )"
-         R"(<svg width="12" height="12" aria-hidden="true"><rect x="1" y="1" width="10" height="10" fill="#d9d9d9"/></svg> no data</span></div>)";
-  out += R"(<p id="cell-info" aria-live="polite">Hover over or focus a cell (Tab) to read its figures.</p>)";
+  out +=
+      R"(<div id="legend" aria-live="polite"><span id="legend-label"></span><span class="bar"></span>)"
+      R"(<span id="legend-min">0</span><span id="legend-normal"></span><span id="legend-max"></span></div>)";
+  out +=
+      R"(<span class="key"><svg width="12" height="12" aria-hidden="true"><rect class="culprit" x="2" y="2" width="8" height="8" fill="#fff"/></svg> culprit )"
+      R"(<svg width="12" height="12" aria-hidden="true"><rect class="victim" x="2" y="2" width="8" height="8" fill="#fff"/></svg> victim )"
+      R"(<svg width="12" height="12" aria-hidden="true"><rect x="1" y="1" width="10" height="10" fill="#d9d9d9"/></svg> no data</span></div>)";
+  out +=
+      R"(<p id="cell-info" aria-live="polite">Hover over or focus a cell (Tab) to read its figures.</p>)";
   out += R"(<div class="map-scroll">)";
   out += render_map_svg(map);
   out += "</div>";
   nlohmann::json metrics = nlohmann::json::array();
   for (const auto& m : map.metrics) {
-    metrics.push_back({{"id", m.id},
-                       {"label", m.label},
-                       {"unit", m.unit},
-                       {"log_scale", m.log_scale},
-                       {"fleet_normal", m.fleet_normal ? nlohmann::json(*m.fleet_normal) : nlohmann::json()},
-                       {"max", m.max ? nlohmann::json(*m.max) : nlohmann::json()}});
+    metrics.push_back(
+        {{"id", m.id},
+         {"label", m.label},
+         {"unit", m.unit},
+         {"log_scale", m.log_scale},
+         {"fleet_normal", m.fleet_normal ? nlohmann::json(*m.fleet_normal) : nlohmann::json()},
+         {"max", m.max ? nlohmann::json(*m.max) : nlohmann::json()}});
   }
   nlohmann::json palette = nlohmann::json::array();
   for (auto stop : k_viridis) {
     palette.push_back(std::string(stop));
   }
-  const nlohmann::json scale = {{"metrics", metrics}, {"palette", palette},
-                                {"no_data", std::string(k_no_data_colour)}, {"selected", map.selected}};
+  const nlohmann::json scale = {{"metrics", metrics},
+                                {"palette", palette},
+                                {"no_data", std::string(k_no_data_colour)},
+                                {"selected", map.selected}};
   out += fmt::format(R"(<script type="application/json" id="map-metrics">{}</script>)",
                      script_json(scale.dump()));
   out += text_alternative(map);

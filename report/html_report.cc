@@ -32,9 +32,9 @@ const nlohmann::json& list_of(const nlohmann::json& json, const char* key) {
 }
 
 std::string cause_section(const nlohmann::json& cause, std::size_t rank) {
-  std::string out = fmt::format(R"(<section class="cause" id="cause-{}"><h2>{}. {} <small>{}</small></h2>)",
-                                rank, rank, html_escape(text_of(cause, "title")),
-                                html_escape(text_of(cause, "id")));
+  std::string out =
+      fmt::format(R"(<section class="cause" id="cause-{}"><h2>{}. {} <small>{}</small></h2>)", rank,
+                  rank, html_escape(text_of(cause, "title")), html_escape(text_of(cause, "id")));
   out += fmt::format("<p>Confidence <strong>{}</strong></p>", number_of(cause, "confidence"));
   out += "<p>At: ";
   bool first = true;
@@ -46,15 +46,17 @@ std::string cause_section(const nlohmann::json& cause, std::size_t rank) {
     }
   }
   out += first ? "fabric-wide</p>" : "</p>";
-  out += "<h3>Evidence</h3><table class=\"evidence\"><thead><tr><th>probe</th><th>signal</th>"
-         "<th>finding</th><th>value</th><th>fleet normal</th><th>unit</th><th>weight</th></tr>"
-         "</thead><tbody>";
+  out +=
+      "<h3>Evidence</h3><table class=\"evidence\"><thead><tr><th>probe</th><th>signal</th>"
+      "<th>finding</th><th>value</th><th>fleet normal</th><th>unit</th><th>weight</th></tr>"
+      "</thead><tbody>";
   for (const auto& item : list_of(cause, "evidence")) {
-    out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                       html_escape(text_of(item, "probe")), html_escape(text_of(item, "signal")),
-                       html_escape(text_of(item, "summary")), number_of(item, "value"),
-                       number_of(item, "fleet_normal"), html_escape(text_of(item, "unit")),
-                       number_of(item, "weight"));
+    out += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+        html_escape(text_of(item, "probe")), html_escape(text_of(item, "signal")),
+        html_escape(text_of(item, "summary")), number_of(item, "value"),
+        number_of(item, "fleet_normal"), html_escape(text_of(item, "unit")),
+        number_of(item, "weight"));
   }
   out += "</tbody></table>";
   if (auto change = cause.find("next_change"); change != cause.end() && change->is_object()) {
@@ -103,10 +105,10 @@ std::string probe_table(const nlohmann::json& diagnosis) {
   std::size_t n = 0;
   for (const auto& probe : list_of(diagnosis, "probes")) {
     const std::string status = text_of(probe, "status");
-    out += fmt::format(R"(<tr class="{}"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>)",
-                       html_escape(status), ++n, html_escape(text_of(probe, "id")),
-                       html_escape(status), html_escape(text_of(probe, "reason")),
-                       number_of(probe, "duration_ms"));
+    out += fmt::format(
+        R"(<tr class="{}"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>)",
+        html_escape(status), ++n, html_escape(text_of(probe, "id")), html_escape(status),
+        html_escape(text_of(probe, "reason")), number_of(probe, "duration_ms"));
   }
   return out + "</tbody></table></section>\n";
 }
@@ -116,8 +118,9 @@ std::string settings_table(const nlohmann::json& diagnosis) {
   if (settings.empty()) {
     return {};
   }
-  std::string out = "<section id=\"settings\"><h2>Site settings used</h2><table><thead><tr>"
-                    "<th>key</th><th>value</th><th>from</th></tr></thead><tbody>";
+  std::string out =
+      "<section id=\"settings\"><h2>Site settings used</h2><table><thead><tr>"
+      "<th>key</th><th>value</th><th>from</th></tr></thead><tbody>";
   for (const auto& s : settings) {
     out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>", html_escape(text_of(s, "key")),
                        html_escape(text_of(s, "value")), html_escape(text_of(s, "origin")));
@@ -132,37 +135,43 @@ std::string verdict_line(const nlohmann::json& diagnosis) {
   const auto& causes = list_of(diagnosis, "causes");
   const std::string symptom = text_of(diagnosis, "symptom");
   if (verdict == "healthy") {
-    return fmt::format("HEALTHY: no fault found for symptom '{}'; every check that ran was clear", symptom);
+    return fmt::format("HEALTHY: no fault found for symptom '{}'; every check that ran was clear",
+                       symptom);
   }
   if (causes.empty() || !causes.front().is_object()) {
-    return fmt::format("INCONCLUSIVE: no cause found for symptom '{}', but too little data to call it healthy",
-                       symptom);
+    return fmt::format(
+        "INCONCLUSIVE: no cause found for symptom '{}', but too little data to call it healthy",
+        symptom);
   }
   const auto& top = causes.front();
   const auto& entities = list_of(top, "entities");
-  const std::string culprit =
-      entities.empty() || !entities.front().is_string() ? "fabric-wide" : entities.front().get<std::string>();
+  const std::string culprit = entities.empty() || !entities.front().is_string()
+                                  ? "fabric-wide"
+                                  : entities.front().get<std::string>();
   if (verdict == "root-cause-found") {
     return fmt::format("ROOT CAUSE: {} at {} - {} (confidence {}){}", text_of(top, "id"), culprit,
                        text_of(top, "title"), number_of(top, "confidence"),
                        causes.size() > 1 ? fmt::format(" (+{} more)", causes.size() - 1) : "");
   }
   return fmt::format("INCONCLUSIVE: best lead {} at {} - {} (confidence {}, weak evidence)",
-                     text_of(top, "id"), culprit, text_of(top, "title"), number_of(top, "confidence"));
+                     text_of(top, "id"), culprit, text_of(top, "title"),
+                     number_of(top, "confidence"));
 }
 
 std::string render_html(const HtmlReport& report) {
   const auto& d = report.diagnosis;
   const std::string verdict = text_of(d, "verdict");
   const std::string title =
-      report.incident ? fmt::format("Incident {} - netdoctor", report.incident->incident.id)
-                      : fmt::format("netdoctor diagnosis - {}", report.map ? report.map->title : report.source);
+      report.incident
+          ? fmt::format("Incident {} - netdoctor", report.incident->incident.id)
+          : fmt::format("netdoctor diagnosis - {}", report.map ? report.map->title : report.source);
   std::string out;
   out.reserve(report.map ? report.map->nic_count * 400 + 65536 : 65536);
   out += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
   // Nothing may leave the page: no fetch, no image, no font, no frame; only its own inline parts.
-  out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-         "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n";
+  out +=
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   out += fmt::format("<title>{}</title>\n<style>{}</style></head>\n<body>\n", html_escape(title),
                      page_style());
@@ -175,8 +184,9 @@ std::string render_html(const HtmlReport& report) {
   if (report.map) {
     out += render_map_section(*report.map);
   } else {
-    out += fmt::format(R"(<section id="map-section"><h2>Fabric map</h2><p>No map: {}</p></section>)",
-                       html_escape(report.map_missing.empty() ? "none was recorded" : report.map_missing));
+    out += fmt::format(
+        R"(<section id="map-section"><h2>Fabric map</h2><p>No map: {}</p></section>)",
+        html_escape(report.map_missing.empty() ? "none was recorded" : report.map_missing));
   }
   std::size_t rank = 0;
   for (const auto& cause : list_of(d, "causes")) {
@@ -184,14 +194,17 @@ std::string render_html(const HtmlReport& report) {
       out += cause_section(cause, ++rank);
     }
   }
-  out += string_list(d, "ruled_out", "Checked and ruled out", "ruled-out", "Nothing was ruled out.");
-  out += string_list(d, "data_problems", "Data problems", "data-problems", "None: every file read.");
+  out +=
+      string_list(d, "ruled_out", "Checked and ruled out", "ruled-out", "Nothing was ruled out.");
+  out +=
+      string_list(d, "data_problems", "Data problems", "data-problems", "None: every file read.");
   out += probe_table(d);
   out += settings_table(d);
   if (report.incident) {
     out += render_incident_sections(*report.incident);
   }
-  out += "</main>\n<footer>Written by netdoctor. Self-contained: this file loads nothing.</footer>\n";
+  out +=
+      "</main>\n<footer>Written by netdoctor. Self-contained: this file loads nothing.</footer>\n";
   out += fmt::format("<script>{}</script>\n</body></html>\n", page_script());
   return out;
 }

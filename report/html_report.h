@@ -17,7 +17,7 @@
 namespace netdoctor::report {
 
 struct HtmlReport {
-  nlohmann::json diagnosis;     // a netdoctor-diagnosis document (engine::to_json, or stored)
+  nlohmann::json diagnosis;      // a netdoctor-diagnosis document (engine::to_json, or stored)
   std::optional<FabricMap> map;  // none: the page says why there is no map
   std::string map_missing;       // that reason
   std::string source;            // what was diagnosed: "bundle x.tar.gz"

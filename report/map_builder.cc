@@ -19,7 +19,9 @@
 namespace netdoctor::report {
 namespace {
 
-std::size_t at(MetricId id) { return static_cast<std::size_t>(id); }
+std::size_t at(MetricId id) {
+  return static_cast<std::size_t>(id);
+}
 
 // A cell while the map is built: its figures by MetricId, before the fleet's metrics are chosen.
 struct Draft {
@@ -52,7 +54,8 @@ std::string nic_detail(const model::Nic& nic) {
     detail += ", netdev " + nic.netdev;
   }
   if (!nic.switch_name.empty()) {
-    detail += ", cabled to " + nic.switch_name + (nic.switch_port.empty() ? "" : "/" + nic.switch_port);
+    detail +=
+        ", cabled to " + nic.switch_name + (nic.switch_port.empty() ? "" : "/" + nic.switch_port);
   }
   return detail;
 }
@@ -76,8 +79,8 @@ CellFigures aggregate(const std::vector<Draft>& ports) {
       if (!figure) {
         continue;
       }
-      const bool lowest = m == at(MetricId::State) || m == at(MetricId::SpeedShare) ||
-                          m == at(MetricId::PcieShare);
+      const bool lowest =
+          m == at(MetricId::State) || m == at(MetricId::SpeedShare) || m == at(MetricId::PcieShare);
       if (!out[m] || (lowest ? figure->value < out[m]->value : figure->value > out[m]->value)) {
         out[m] = figure;
       }
@@ -156,7 +159,8 @@ class Builder {
         std::string leaf = nic.switch_name;
         if (auto ca = cas.find({host.name, nic.device}); ca != cas.end()) {
           ib_ca_seen.insert(ca->second->name);
-          if (const model::IbPort* port = ca->second->find_port(static_cast<std::uint32_t>(nic.port))) {
+          if (const model::IbPort* port =
+                  ca->second->find_port(static_cast<std::uint32_t>(nic.port))) {
             add_ib_port_figures(*port, m_tick, nic_cell.figures);
             if (const model::IbNode* peer = ib.peer_of(*port); peer && leaf.empty()) {
               leaf = peer->name;
@@ -215,9 +219,9 @@ class Builder {
         cell.cell.entity = model::port_entity(sw.name, port.name);
         cell.cell.kind = CellKind::Port;
         cell.cell.label = port.name;
-        cell.cell.detail = speed_text(port.speed_gbps) + ", oper " +
-                           std::string(model::to_string(port.oper)) +
-                           (port.peer_device.empty() ? "" : ", to " + port.peer_device + "/" + port.peer_port);
+        cell.cell.detail =
+            speed_text(port.speed_gbps) + ", oper " + std::string(model::to_string(port.oper)) +
+            (port.peer_device.empty() ? "" : ", to " + port.peer_device + "/" + port.peer_port);
         cell.figures = switch_port_figures(port, m_options.roce_priority);
         ports.push_back(std::move(cell));
       }
@@ -291,7 +295,8 @@ void for_each_draft(std::vector<DraftPanel>& panels, F&& f) {
 
 // The metric catalog of this fleet: the metrics some cell holds, each a rate where any cell has
 // one (one-sample totals dropped then), else totals.
-std::vector<MetricId> settle_metrics(std::vector<DraftPanel>& panels, std::vector<MapMetric>& metrics) {
+std::vector<MetricId> settle_metrics(std::vector<DraftPanel>& panels,
+                                     std::vector<MapMetric>& metrics) {
   std::array<bool, k_metric_count> any_rate{};
   std::array<bool, k_metric_count> any{};
   for_each_draft(panels, [&](Draft& d) {

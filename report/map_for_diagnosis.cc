@@ -13,7 +13,8 @@ Result<FabricMap> map_for_diagnosis(const model::Fabric& fabric, const engine::D
   ND_TRY_ASSIGN(engine::KnowledgeBase knowledge, engine::load_knowledge_base(registry));
   MapOptions map_options;
   map_options.roce_priority = options.probe_options.roce_priority;
-  map_options.thresholds = engine::resolve_thresholds(knowledge.entries, options.threshold_settings);
+  map_options.thresholds =
+      engine::resolve_thresholds(knowledge.entries, options.threshold_settings);
   return build_fabric_map(fabric, diagnosis, map_options);
 }
 

@@ -16,8 +16,10 @@ nlohmann::json cell_json(const MapCell& cell) {
   for (const auto& v : cell.values) {
     values.push_back(v ? nlohmann::json(*v) : nlohmann::json(nullptr));
   }
-  nlohmann::json out = {{"entity", cell.entity}, {"kind", to_string(cell.kind)},
-                        {"label", cell.label},   {"detail", cell.detail},
+  nlohmann::json out = {{"entity", cell.entity},
+                        {"kind", to_string(cell.kind)},
+                        {"label", cell.label},
+                        {"detail", cell.detail},
                         {"values", values}};
   if (!cell.netdev.empty()) {
     out["netdev"] = cell.netdev;
@@ -105,8 +107,11 @@ std::vector<std::string> strings_of(const nlohmann::json& json, const char* key)
 nlohmann::json map_to_json(const FabricMap& map) {
   nlohmann::json metrics = nlohmann::json::array();
   for (const auto& m : map.metrics) {
-    nlohmann::json metric = {{"id", m.id}, {"label", m.label}, {"unit", m.unit},
-                             {"log_scale", m.log_scale}, {"cells", m.cells}};
+    nlohmann::json metric = {{"id", m.id},
+                             {"label", m.label},
+                             {"unit", m.unit},
+                             {"log_scale", m.log_scale},
+                             {"cells", m.cells}};
     if (m.fleet_normal) {
       metric["fleet_normal"] = *m.fleet_normal;
     }
@@ -133,10 +138,10 @@ nlohmann::json map_to_json(const FabricMap& map) {
     p["cells"] = std::move(cells);
     panels.push_back(std::move(p));
   }
-  return {{"format", k_format},        {"version", k_version},     {"fabric", map.fabric},
-          {"title", map.title},        {"metrics", metrics},       {"selected", map.selected},
-          {"reason", map.reason},      {"panels", panels},         {"culprits", map.culprits},
-          {"victims", map.victims},    {"nics", map.nic_count},    {"ports", map.port_count}};
+  return {{"format", k_format},     {"version", k_version},  {"fabric", map.fabric},
+          {"title", map.title},     {"metrics", metrics},    {"selected", map.selected},
+          {"reason", map.reason},   {"panels", panels},      {"culprits", map.culprits},
+          {"victims", map.victims}, {"nics", map.nic_count}, {"ports", map.port_count}};
 }
 
 Result<FabricMap> map_from_json(const nlohmann::json& json) {

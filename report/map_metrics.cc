@@ -16,7 +16,9 @@ constexpr double k_percent = 100.0;
 
 using probes::Reading;
 
-std::size_t at(MetricId id) { return static_cast<std::size_t>(id); }
+std::size_t at(MetricId id) {
+  return static_cast<std::size_t>(id);
+}
 
 // A counter reading as a figure: a rate, or a one-sample total; nothing for a reset or absence.
 std::optional<MapFigure> figure_of(const Reading& reading) {
@@ -139,24 +141,25 @@ std::optional<MetricId> metric_named(std::string_view id) {
 CellFigures nic_figures(const model::Nic& nic, int roce_priority) {
   const auto& s = nic.samples;
   CellFigures f{};
-  f[at(MetricId::PauseTx)] = figure_of(probes::read_counter(s, "pfc_tx_pause_frames", roce_priority));
-  f[at(MetricId::PauseRx)] = figure_of(probes::read_counter(s, "pfc_rx_pause_frames", roce_priority));
-  f[at(MetricId::LinkErrors)] =
-      figure_of(sum_of(s, {{"symbol_errors", -1},
-                           {"fcs_errors", -1},
-                           {"pcs_symbol_errors", -1},
-                           {"fec_uncorrectable_blocks", -1},
-                           {"ib_symbol_errors", -1},
-                           {"ib_rcv_errors", -1},
-                           {"ib_link_error_recovery", -1},
-                           {"ib_link_downed", -1}}));
+  f[at(MetricId::PauseTx)] =
+      figure_of(probes::read_counter(s, "pfc_tx_pause_frames", roce_priority));
+  f[at(MetricId::PauseRx)] =
+      figure_of(probes::read_counter(s, "pfc_rx_pause_frames", roce_priority));
+  f[at(MetricId::LinkErrors)] = figure_of(sum_of(s, {{"symbol_errors", -1},
+                                                     {"fcs_errors", -1},
+                                                     {"pcs_symbol_errors", -1},
+                                                     {"fec_uncorrectable_blocks", -1},
+                                                     {"ib_symbol_errors", -1},
+                                                     {"ib_rcv_errors", -1},
+                                                     {"ib_link_error_recovery", -1},
+                                                     {"ib_link_downed", -1}}));
   f[at(MetricId::Drops)] = figure_of(sum_of(
-      s, {{"port_rx_discards", -1}, {"rx_out_of_buffer", -1}, {"prio_rx_discards", roce_priority}}));
+      s,
+      {{"port_rx_discards", -1}, {"rx_out_of_buffer", -1}, {"prio_rx_discards", roce_priority}}));
   f[at(MetricId::Cnp)] = figure_of(probes::read_counter(s, "cnp_sent", -1));
-  f[at(MetricId::Retransmits)] = figure_of(sum_of(s, {{"out_of_sequence", -1},
-                                                      {"seq_err_naks", -1},
-                                                      {"ack_timeouts", -1},
-                                                      {"retransmits", -1}}));
+  f[at(MetricId::Retransmits)] = figure_of(sum_of(
+      s,
+      {{"out_of_sequence", -1}, {"seq_err_naks", -1}, {"ack_timeouts", -1}, {"retransmits", -1}}));
   Reading tx = probes::read_counter(s, "port_tx_bytes", -1);
   Reading rx = probes::read_counter(s, "port_rx_bytes", -1);
   if (!tx.is_rate() && !rx.is_rate()) {
@@ -164,9 +167,9 @@ CellFigures nic_figures(const model::Nic& nic, int roce_priority) {
     rx = probes::read_counter(s, "ib_rx_bytes", -1);
   }
   f[at(MetricId::Utilisation)] = utilisation(tx, rx, nic.speed_gbps);
-  f[at(MetricId::Mtu)] = gauge(nic.mtu ? std::optional<double>(*nic.mtu)
-                                       : (nic.active_mtu ? std::optional<double>(*nic.active_mtu)
-                                                         : std::nullopt));
+  f[at(MetricId::Mtu)] =
+      gauge(nic.mtu ? std::optional<double>(*nic.mtu)
+                    : (nic.active_mtu ? std::optional<double>(*nic.active_mtu) : std::nullopt));
   f[at(MetricId::SpeedShare)] = share(nic.speed_gbps, nic.rated_gbps);
   f[at(MetricId::PcieShare)] = share(nic.pcie.ceiling_gbps, nic.pcie.capable_gbps);
   f[at(MetricId::State)] = port_state(nic.state);
@@ -179,14 +182,17 @@ CellFigures nic_figures(const model::Nic& nic, int roce_priority) {
 CellFigures switch_port_figures(const model::SwitchPort& port, int roce_priority) {
   const auto& s = port.samples;
   CellFigures f{};
-  f[at(MetricId::PauseTx)] = figure_of(probes::read_counter(s, "pfc_tx_pause_frames", roce_priority));
-  f[at(MetricId::PauseRx)] = figure_of(probes::read_counter(s, "pfc_rx_pause_frames", roce_priority));
+  f[at(MetricId::PauseTx)] =
+      figure_of(probes::read_counter(s, "pfc_tx_pause_frames", roce_priority));
+  f[at(MetricId::PauseRx)] =
+      figure_of(probes::read_counter(s, "pfc_rx_pause_frames", roce_priority));
   f[at(MetricId::LinkErrors)] = figure_of(sum_of(s, {{"rx_errors", -1}, {"tx_errors", -1}}));
   f[at(MetricId::Drops)] = figure_of(sum_of(s, {{"rx_drops", -1}, {"tx_drops", -1}}));
   const auto rx_util = probes::read_gauge(s, "rx_util_pct");
   const auto tx_util = probes::read_gauge(s, "tx_util_pct");
   if (rx_util || tx_util) {
-    f[at(MetricId::Utilisation)] = MapFigure{std::max(rx_util.value_or(0.0), tx_util.value_or(0.0)), false};
+    f[at(MetricId::Utilisation)] =
+        MapFigure{std::max(rx_util.value_or(0.0), tx_util.value_or(0.0)), false};
   } else if (port.speed_gbps && *port.speed_gbps > 0.0) {
     const auto rx_bps = probes::read_gauge(s, "rx_bps");
     const auto tx_bps = probes::read_gauge(s, "tx_bps");
@@ -217,12 +223,13 @@ void add_ib_port_figures(const model::IbPort& port, const TickRule& tick, CellFi
   const Reading wait = probes::read_counter(s, "ib_xmit_wait", -1);
   if (wait.is_rate()) {
     const auto lane = probes::ib::lane_data_gbps(port);
-    const double tick_s = lane ? tick.tick_symbol_times * k_bits_per_byte / (*lane * 1e9)
-                               : tick.fallback_tick_s;
+    const double tick_s =
+        lane ? tick.tick_symbol_times * k_bits_per_byte / (*lane * 1e9) : tick.fallback_tick_s;
     keep_first(into, MetricId::XmitWait,
                MapFigure{std::min(k_percent, wait.value * tick_s * k_percent), false});
   }
-  keep_first(into, MetricId::Mtu, gauge(port.mtu ? std::optional<double>(*port.mtu) : std::nullopt));
+  keep_first(into, MetricId::Mtu,
+             gauge(port.mtu ? std::optional<double>(*port.mtu) : std::nullopt));
   keep_first(into, MetricId::SpeedShare, share(port.data_gbps, port.supported_data_gbps));
   keep_first(into, MetricId::State, port_state(port.state));
 }

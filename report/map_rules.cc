@@ -15,7 +15,8 @@ std::vector<std::pair<std::string_view, std::string_view>> map_data();
 namespace netdoctor::report {
 namespace {
 
-Result<MetricId> metric_at(const toml::table& table, std::string_view key, const std::string& file) {
+Result<MetricId> metric_at(const toml::table& table, std::string_view key,
+                           const std::string& file) {
   ND_TRY_ASSIGN(std::string id, kb::require_string(table, key, file));
   auto metric = metric_named(id);
   if (!metric) {
@@ -34,9 +35,9 @@ Result<MapRules> parse_map_rules(std::string_view text, const std::string& file)
   ND_TRY_ASSIGN(rules.default_metric, metric_at(root, "default_metric", file));
   ND_TRY_ASSIGN(auto causes, kb::table_array(root, "cause", file));
   for (const toml::table* cause : causes) {
-    ND_TRY(kb::check_keys(*cause,
-                          {"id", "metric", "victims", "victim_floor", "victim_ratio", "why", "source"},
-                          file, "map cause"));
+    ND_TRY(kb::check_keys(
+        *cause, {"id", "metric", "victims", "victim_floor", "victim_ratio", "why", "source"}, file,
+        "map cause"));
     ND_TRY_ASSIGN(std::string id, kb::require_string(*cause, "id", file));
     CauseView view;
     ND_TRY_ASSIGN(view.metric, metric_at(*cause, "metric", file));
@@ -47,9 +48,10 @@ Result<MapRules> parse_map_rules(std::string_view text, const std::string& file)
       ND_TRY_ASSIGN(auto floor, kb::optional_number(*cause, "victim_floor", file));
       ND_TRY_ASSIGN(auto ratio, kb::optional_number(*cause, "victim_ratio", file));
       if (!floor || !ratio) {
-        return make_error(ErrorCode::Parse,
-                          fmt::format("cause '{}' names victims without victim_floor and victim_ratio", id),
-                          fmt::format("{}:{}", file, kb::line_of(*cause)));
+        return make_error(
+            ErrorCode::Parse,
+            fmt::format("cause '{}' names victims without victim_floor and victim_ratio", id),
+            fmt::format("{}:{}", file, kb::line_of(*cause)));
       }
       view.victim_floor = *floor;
       view.victim_ratio = *ratio;

@@ -19,10 +19,10 @@ constexpr int k_title_h = 18;
 constexpr int k_row_gap = 4;
 constexpr int k_panel_gap = 10;
 constexpr int k_max_width = 1180;
-constexpr std::size_t k_cols = 16;        // NIC and port cells per row in a panel
-constexpr std::size_t k_host_cols = 48;   // the hosts panel is one wide block
+constexpr std::size_t k_cols = 16;       // NIC and port cells per row in a panel
+constexpr std::size_t k_host_cols = 48;  // the hosts panel is one wide block
 constexpr int k_min_panel_w = 132;
-constexpr double k_char_w = 6.2;          // of the 11px title font, to cut long titles
+constexpr double k_char_w = 6.2;  // of the 11px title font, to cut long titles
 constexpr int k_legend_h = 52;
 constexpr int k_zoom_below = 620;  // px wide
 
@@ -56,7 +56,8 @@ Box measure(const MapPanel& panel) {
 }
 
 std::string cut(const std::string& title, int width) {
-  const auto fits = static_cast<std::size_t>(std::max(4.0, (width - 2 * k_pad - k_pitch) / k_char_w));
+  const auto fits =
+      static_cast<std::size_t>(std::max(4.0, (width - 2 * k_pad - k_pitch) / k_char_w));
   return title.size() <= fits ? title : title.substr(0, fits - 1) + "\u2026";
 }
 
@@ -81,7 +82,8 @@ void cell_rect(std::string& out, const MapCell& cell, const FabricMap& map, int 
       values += fmt::format("{:.6g}", *cell.values[m]);
     }
   }
-  const MapMetric* metric = map.selected < map.metrics.size() ? &map.metrics[map.selected] : nullptr;
+  const MapMetric* metric =
+      map.selected < map.metrics.size() ? &map.metrics[map.selected] : nullptr;
   const std::string colour = metric ? colour_of(value, *metric) : std::string(k_no_data_colour);
   out += fmt::format(
       R"(<rect class="{}" x="{}" y="{}" width="{}" height="{}" fill="{}" data-entity="{}")",
@@ -89,11 +91,12 @@ void cell_rect(std::string& out, const MapCell& cell, const FabricMap& map, int 
   if (!cell.netdev.empty()) {
     out += fmt::format(R"( data-netdev="{}")", html_escape(cell.netdev));
   }
-  out += fmt::format(R"( data-value="{}" data-values="{}" data-detail="{}" tabindex="0"><title>{}{}</title></rect>)",
-                     value ? fmt::format("{:.6g}", *value) : "", values, html_escape(cell.detail),
-                     html_escape(cell.entity),
-                     metric && value ? fmt::format(": {} {}", figure_text(*value), html_escape(metric->unit))
-                                     : std::string(metric ? ": no data" : ""));
+  out += fmt::format(
+      R"( data-value="{}" data-values="{}" data-detail="{}" tabindex="0"><title>{}{}</title></rect>)",
+      value ? fmt::format("{:.6g}", *value) : "", values, html_escape(cell.detail),
+      html_escape(cell.entity),
+      metric && value ? fmt::format(": {} {}", figure_text(*value), html_escape(metric->unit))
+                      : std::string(metric ? ": no data" : ""));
   out += '\n';
 }
 
@@ -106,7 +109,8 @@ void grid(std::string& out, const std::vector<MapCell>& cells, const FabricMap& 
   }
 }
 
-void panel_svg(std::string& out, const MapPanel& panel, const FabricMap& map, int x, int y, Box box) {
+void panel_svg(std::string& out, const MapPanel& panel, const FabricMap& map, int x, int y,
+               Box box) {
   out += fmt::format(R"(<g class="panel {}" data-panel="{}">)", html_escape(panel.role),
                      html_escape(panel.title));
   out += fmt::format(R"(<rect class="frame" x="{}" y="{}" width="{}" height="{}" rx="3"/>)", x, y,
@@ -139,17 +143,21 @@ void legend_svg(std::string& out, const FabricMap& map, int y) {
   out += R"(<g class="legend"><defs><linearGradient id="scale">)";
   for (std::size_t i = 0; i < k_viridis.size(); ++i) {
     out += fmt::format(R"(<stop offset="{}%" stop-color="{}"/>)",
-                       static_cast<int>(100.0 * static_cast<double>(i) / static_cast<double>(k_viridis.size() - 1)), k_viridis[i]);
+                       static_cast<int>(100.0 * static_cast<double>(i) /
+                                        static_cast<double>(k_viridis.size() - 1)),
+                       k_viridis[i]);
   }
   out += "</linearGradient></defs>";
   out += fmt::format(R"(<text x="0" y="{}">{} ({}{})</text>)", y + 12, html_escape(metric.label),
                      html_escape(metric.unit), metric.log_scale ? ", log scale" : "");
-  out += fmt::format(R"svg(<rect x="0" y="{}" width="240" height="12" fill="url(#scale)"/>)svg", y + 18);
+  out += fmt::format(R"svg(<rect x="0" y="{}" width="240" height="12" fill="url(#scale)"/>)svg",
+                     y + 18);
   out += fmt::format(R"(<text x="0" y="{}">0</text><text x="200" y="{}">{}</text>)", y + 44, y + 44,
                      metric.max ? figure_text(*metric.max) : "-");
   if (metric.fleet_normal) {
     const int nx = static_cast<int>(240 * scale_position(*metric.fleet_normal, metric));
-    out += fmt::format(R"(<line x1="{}" x2="{}" y1="{}" y2="{}" stroke="#000"/>)", nx, nx, y + 16, y + 32);
+    out += fmt::format(R"(<line x1="{}" x2="{}" y1="{}" y2="{}" stroke="#000"/>)", nx, nx, y + 16,
+                       y + 32);
     out += fmt::format(R"(<text x="{}" y="{}">fleet normal {}</text>)", std::min(nx, 150), y + 44,
                        figure_text(*metric.fleet_normal));
   }
@@ -223,9 +231,10 @@ std::string render_map_svg(const FabricMap& map, const SvgOptions& options) {
   out += fmt::format(R"(<desc id="map-desc">{}</desc>)", html_escape(desc));
   out += '\n';
   if (options.standalone) {
-    out += "<style>text{font:11px sans-serif;fill:#222}.frame{fill:#fafafa;stroke:#bbb}"
-           ".cell{stroke:#fff;stroke-width:.5}.culprit{stroke:#ff1f8e;stroke-width:3}"
-           ".victim{stroke:#ff1f8e;stroke-width:1.5;stroke-dasharray:2 1.5}</style>\n";
+    out +=
+        "<style>text{font:11px sans-serif;fill:#222}.frame{fill:#fafafa;stroke:#bbb}"
+        ".cell{stroke:#fff;stroke-width:.5}.culprit{stroke:#ff1f8e;stroke-width:3}"
+        ".victim{stroke:#ff1f8e;stroke-width:1.5;stroke-dasharray:2 1.5}</style>\n";
     legend_svg(out, map, 0);
   }
   for (const auto& p : placed) {
