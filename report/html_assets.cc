@@ -26,7 +26,7 @@ th{background:#f3f3f3}tr.skipped td{color:#666}code{font:12px ui-monospace,monos
 #cell-info{min-height:2.9em;font:12px ui-monospace,monospace;background:#f7f7f7;padding:4px 8px;white-space:pre-wrap}
 .map-scroll{overflow:auto;max-height:80vh;border:1px solid #ddd}
 #fabric-map text{font:11px sans-serif;fill:#222}#fabric-map .frame{fill:#fafafa;stroke:#bbb}
-.cell{stroke:#fff;stroke-width:.5;cursor:pointer}.cell:focus{outline:none;stroke:#000;stroke-width:2.5}
+.cell{width:10px;height:10px;stroke:#fff;stroke-width:.5;cursor:pointer}.cell:focus{outline:none;stroke:#000;stroke-width:2.5}
 .culprit{stroke:#ff1f8e;stroke-width:3}.victim{stroke:#ff1f8e;stroke-width:1.5;stroke-dasharray:2 1.5}
 ol.timeline{list-style:none;padding-left:0;border-left:3px solid #bbb;margin-left:8px}
 ol.timeline>li{margin:0 0 14px 0;padding-left:14px;position:relative}
@@ -73,6 +73,7 @@ std::string_view page_script() {
   }
   function valueAt(cell, k) {
     var raw = (cell.getAttribute('data-values') || '').split(',')[k];
+    if (raw === '=') { return scale.metrics[k].fleet_normal; }
     return raw === undefined || raw === '' ? null : Number(raw);
   }
   function legend(m) {
@@ -115,6 +116,32 @@ std::string_view page_script() {
     var c = e.target;
     if (c && c.classList && c.classList.contains('cell')) { readOut(c); }
   }
+  // Arrow keys move between cells: left/right through the panel, up/down a row; Tab goes
+  // from panel to panel (each panel's first cell and every culprit are the tab stops).
+  function step(cell, key) {
+    var list = Array.prototype.slice.call(cell.parentNode.querySelectorAll('.cell'));
+    var at = list.indexOf(cell), x = cell.getAttribute('x'), y = Number(cell.getAttribute('y'));
+    if (key === 'ArrowRight') { return list[at + 1]; }
+    if (key === 'ArrowLeft') { return list[at - 1]; }
+    var down = key === 'ArrowDown', best = null;
+    for (var i = 0; i < list.length; i++) {
+      var c = list[i], cy = Number(c.getAttribute('y'));
+      if (c.getAttribute('x') === x && (down ? cy > y : cy < y) &&
+          (best === null || Math.abs(cy - y) < Math.abs(Number(best.getAttribute('y')) - y))) {
+        best = c;
+      }
+    }
+    return best;
+  }
+  map.addEventListener('keydown', function (e) {
+    if (!/^Arrow/.test(e.key) || !e.target.classList.contains('cell')) { return; }
+    var next = step(e.target, e.key);
+    if (next) {
+      if (!next.hasAttribute('tabindex')) { next.setAttribute('tabindex', '-1'); }
+      next.focus();
+      e.preventDefault();
+    }
+  });
   map.addEventListener('mouseover', onCell);
   map.addEventListener('focusin', onCell);
   // "#metric=<id>" opens the page on that metric: a link into the report can say what to look at.
@@ -124,7 +151,14 @@ std::string_view page_script() {
   }
   select.addEventListener('change', function () { apply(Number(select.value)); });
   apply(Number(select.value));
-  document.documentElement.setAttribute('data-map-ready', scale.metrics.length ? scale.metrics[Number(select.value)].id : '');
+  var root = document.documentElement;
+  root.setAttribute('data-map-ready', scale.metrics.length ? scale.metrics[Number(select.value)].id : '');
+  // When the page had been parsed and coloured, and when the first frame after it was drawn
+  // (milliseconds since navigation began): what bench/report_bench.sh reads.
+  root.setAttribute('data-ready-ms', String(Math.round(performance.now())));
+  requestAnimationFrame(function () {
+    setTimeout(function () { root.setAttribute('data-painted-ms', String(Math.round(performance.now()))); }, 0);
+  });
 })();
 )js";
 }

@@ -38,24 +38,21 @@ struct DraftPanel {
 };
 
 std::string speed_text(std::optional<double> gbps) {
-  return gbps ? fmt::format("{:g} Gb/s", *gbps) : std::string("speed unknown");
+  return gbps ? fmt::format("{:g}G", *gbps) : std::string("speed ?");
 }
 
+// A NIC's speed, its state only when it is not the usual (active / up), and where it is cabled:
+// short, because a 4,096-NIC page carries it on every cell.
 std::string nic_detail(const model::Nic& nic) {
-  std::string state = model::to_string(nic.state);
-  if (state.empty()) {
-    state = model::to_string(nic.operstate);
-  }
   std::string detail = speed_text(nic.speed_gbps);
-  if (!state.empty()) {
-    detail += ", " + state;
-  }
-  if (!nic.netdev.empty()) {
-    detail += ", netdev " + nic.netdev;
+  if (nic.state != model::RdmaPortState::Active && nic.state != model::RdmaPortState::Unknown) {
+    detail += std::string(" ") + model::to_string(nic.state);
+  } else if (nic.state == model::RdmaPortState::Unknown && nic.operstate != model::LinkState::Up &&
+             nic.operstate != model::LinkState::Unknown) {
+    detail += std::string(" ") + model::to_string(nic.operstate);
   }
   if (!nic.switch_name.empty()) {
-    detail +=
-        ", cabled to " + nic.switch_name + (nic.switch_port.empty() ? "" : "/" + nic.switch_port);
+    detail += ", to " + nic.switch_name + (nic.switch_port.empty() ? "" : "/" + nic.switch_port);
   }
   return detail;
 }
@@ -133,7 +130,9 @@ class Builder {
       }
     }
 
-    DraftPanel hosts{.title = "Hosts", .role = "hosts"};
+    DraftPanel hosts;
+    hosts.title = "Hosts";
+    hosts.role = "hosts";
     for (const auto& host : m_fabric.hosts) {
       Draft cell;
       cell.cell.entity = host.entity();
@@ -220,7 +219,9 @@ class Builder {
         cell.cell.kind = CellKind::Port;
         cell.cell.label = port.name;
         cell.cell.detail =
-            speed_text(port.speed_gbps) + ", oper " + std::string(model::to_string(port.oper)) +
+            speed_text(port.speed_gbps) +
+            (port.oper == model::LinkState::Up ? std::string()
+                                               : " " + std::string(model::to_string(port.oper))) +
             (port.peer_device.empty() ? "" : ", to " + port.peer_device + "/" + port.peer_port);
         cell.figures = switch_port_figures(port, m_options.roce_priority);
         ports.push_back(std::move(cell));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <string_view>
 
@@ -61,7 +62,21 @@ std::string cut(const std::string& title, int width) {
   return title.size() <= fits ? title : title.substr(0, fits - 1) + "\u2026";
 }
 
-void cell_rect(std::string& out, const MapCell& cell, const FabricMap& map, int x, int y) {
+// What every cell of one drawing shares.
+struct Pen {
+  std::string& out;
+  const FabricMap& map;
+  bool standalone;  // a file of its own: geometry as attributes and a <title> per cell
+};
+
+// A figure as the DOM carries it: whole numbers from 100 up, three significant digits below,
+// which keeps a 4,096-NIC page small and is finer than any colour step.
+std::string dom_figure(double value) {
+  return std::abs(value) >= 100.0 ? fmt::format("{:.0f}", value) : fmt::format("{:.3g}", value);
+}
+
+void cell_rect(const Pen& pen, const MapCell& cell, int x, int y, bool first_in_panel) {
+  const FabricMap& map = pen.map;
   std::string classes = fmt::format("cell {}", to_string(cell.kind));
   if (cell.culprit) {
     classes += " culprit";
@@ -78,61 +93,74 @@ void cell_rect(std::string& out, const MapCell& cell, const FabricMap& map, int 
     if (m > 0) {
       values += ',';
     }
-    if (cell.values[m]) {
-      values += fmt::format("{:.6g}", *cell.values[m]);
+    if (!cell.values[m]) {
+      continue;
     }
+    // "=": the fleet's normal, which most cells of a healthy fleet read (MTU 9000, speed 100 %).
+    std::string figure = dom_figure(*cell.values[m]);
+    const auto& normal = map.metrics[m].fleet_normal;
+    values += normal && figure == dom_figure(*normal) ? "=" : figure;
   }
   const MapMetric* metric =
       map.selected < map.metrics.size() ? &map.metrics[map.selected] : nullptr;
   const std::string colour = metric ? colour_of(value, *metric) : std::string(k_no_data_colour);
-  out += fmt::format(
-      R"(<rect class="{}" x="{}" y="{}" width="{}" height="{}" fill="{}" data-entity="{}")",
-      classes, x, y, k_cell, k_cell, colour, html_escape(cell.entity));
+  // Inline, the page's style gives every cell its size (13,000 cells of a large fabric).
+  pen.out +=
+      fmt::format(R"(<rect class="{}" x="{}" y="{}"{} fill="{}" data-entity="{}")", classes, x, y,
+                  pen.standalone ? fmt::format(R"( width="{}" height="{}")", k_cell, k_cell) : "",
+                  colour, html_escape(cell.entity));
   if (!cell.netdev.empty()) {
-    out += fmt::format(R"( data-netdev="{}")", html_escape(cell.netdev));
+    pen.out += fmt::format(R"( data-netdev="{}")", html_escape(cell.netdev));
   }
-  out += fmt::format(
-      R"( data-value="{}" data-values="{}" data-detail="{}" tabindex="0"><title>{}{}</title></rect>)",
-      value ? fmt::format("{:.6g}", *value) : "", values, html_escape(cell.detail),
-      html_escape(cell.entity),
-      metric && value ? fmt::format(": {} {}", figure_text(*value), html_escape(metric->unit))
-                      : std::string(metric ? ": no data" : ""));
-  out += '\n';
+  // One tab stop per panel (its first cell) and per culprit; the arrow keys move between cells
+  // (the ARIA grid pattern): 13,000 tab stops would make the page unusable from a keyboard.
+  pen.out += fmt::format(R"( data-value="{}" data-values="{}" data-detail="{}"{})",
+                         value ? dom_figure(*value) : "", values, html_escape(cell.detail),
+                         first_in_panel || cell.culprit ? R"( tabindex="0")" : "");
+  if (pen.standalone) {
+    pen.out += fmt::format(
+        "><title>{}{}</title></rect>\n", html_escape(cell.entity),
+        metric && value ? fmt::format(": {} {}", figure_text(*value), html_escape(metric->unit))
+                        : std::string(metric ? ": no data" : ""));
+  } else {
+    pen.out += "/>\n";
+  }
 }
 
-void grid(std::string& out, const std::vector<MapCell>& cells, const FabricMap& map,
-          std::size_t cols, int x0, int y0) {
+void grid(const Pen& pen, const std::vector<MapCell>& cells, std::size_t cols, int x0, int y0,
+          bool first_is_stop) {
   for (std::size_t i = 0; i < cells.size(); ++i) {
     const int x = x0 + static_cast<int>(i % cols) * k_pitch;
     const int y = y0 + static_cast<int>(i / cols) * k_pitch;
-    cell_rect(out, cells[i], map, x, y);
+    cell_rect(pen, cells[i], x, y, first_is_stop && i == 0);
   }
 }
 
-void panel_svg(std::string& out, const MapPanel& panel, const FabricMap& map, int x, int y,
-               Box box) {
-  out += fmt::format(R"(<g class="panel {}" data-panel="{}">)", html_escape(panel.role),
-                     html_escape(panel.title));
-  out += fmt::format(R"(<rect class="frame" x="{}" y="{}" width="{}" height="{}" rx="3"/>)", x, y,
-                     box.w, box.h);
-  int title_x = x + k_pad;
+// A panel drawn in its own coordinates, moved into place by its group's transform.
+void panel_svg(const Pen& pen, const MapPanel& panel, int x, int y, Box box) {
+  pen.out +=
+      fmt::format(R"svg(<g class="panel {}" data-panel="{}" transform="translate({} {})">)svg",
+                  html_escape(panel.role), html_escape(panel.title), x, y);
+  pen.out += fmt::format(R"(<rect class="frame" width="{}" height="{}" rx="3"/>)", box.w, box.h);
+  int title_x = k_pad;
   if (panel.head) {
-    cell_rect(out, *panel.head, map, x + k_pad, y + k_pad);
+    cell_rect(pen, *panel.head, k_pad, k_pad, true);
     title_x += k_pitch + 2;
   }
-  out += fmt::format(R"(<text class="title" x="{}" y="{}">{}</text>)", title_x, y + k_pad + 9,
-                     html_escape(cut(panel.title, box.w)));
-  out += '\n';
-  int cy = y + k_pad + k_title_h;
+  pen.out += fmt::format(R"(<text class="title" x="{}" y="{}">{}</text>)", title_x, k_pad + 9,
+                         html_escape(cut(panel.title, box.w)));
+  pen.out += '\n';
+  int cy = k_pad + k_title_h;
   if (!panel.ports.empty()) {
     const std::size_t cols = cols_for(panel, panel.ports.size());
-    grid(out, panel.ports, map, cols, x + k_pad, cy);
+    grid(pen, panel.ports, cols, k_pad, cy, !panel.head);
     cy += rows_for(panel.ports.size(), cols) * k_pitch + k_row_gap;
   }
   if (!panel.cells.empty()) {
-    grid(out, panel.cells, map, cols_for(panel, panel.cells.size()), x + k_pad, cy);
+    grid(pen, panel.cells, cols_for(panel, panel.cells.size()), k_pad, cy,
+         !panel.head && panel.ports.empty());
   }
-  out += "</g>\n";
+  pen.out += "</g>\n";
 }
 
 void legend_svg(std::string& out, const FabricMap& map, int y) {
@@ -207,7 +235,7 @@ std::string render_map_svg(const FabricMap& map, const SvgOptions& options) {
   const int height = y + row_h + 2;
   width = std::max(width, 480);
   std::string out;
-  out.reserve(map.nic_count * 320 + map.port_count * 300 + 4096);
+  out.reserve((map.nic_count + map.port_count) * 260 + 4096);
   if (options.standalone) {
     out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   }
@@ -237,8 +265,9 @@ std::string render_map_svg(const FabricMap& map, const SvgOptions& options) {
         ".victim{stroke:#ff1f8e;stroke-width:1.5;stroke-dasharray:2 1.5}</style>\n";
     legend_svg(out, map, 0);
   }
+  const Pen pen{out, map, options.standalone};
   for (const auto& p : placed) {
-    panel_svg(out, *p.panel, map, p.x, p.y, p.box);
+    panel_svg(pen, *p.panel, p.x, p.y, p.box);
   }
   out += "</svg>\n";
   return out;

@@ -2,7 +2,8 @@
 // it), lone host and the hosts themselves, flowed into rows; every cell a <rect> carrying the
 // DOM contract of docs/report.md: class "cell <kind>" (+ "culprit" / "victim"),
 // data-entity, data-value (the figure it is coloured by, "" for none) and data-values (every
-// metric's, comma-separated in the map's metric order, for the page's selector).
+// metric's, comma-separated in the map's metric order, for the page's selector; "=" stands
+// for the metric's fleet normal, empty for no data).
 #pragma once
 
 #include <string>
