@@ -19,9 +19,9 @@ h1{font-size:20px;margin:16px 0 4px}h2{font-size:17px;margin:22px 0 8px}h3{font-
 table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid #ddd;padding:3px 6px;vertical-align:top;text-align:left}
 th{background:#f3f3f3}tr.skipped td{color:#666}code{font:12px ui-monospace,monospace;word-break:break-all}
 .controls{display:flex;flex-wrap:wrap;gap:16px;align-items:center;margin:8px 0}
-#legend{display:inline-grid;grid-template-columns:auto 240px;gap:2px 8px;align-items:center}
+#legend{display:inline-grid;grid-template-columns:80px 80px 80px;gap:2px 0;align-items:center}
 #legend .bar{height:12px;background:linear-gradient(to right,#440154,#472d7b,#3b528b,#2c728e,#21918c,#28ae80,#5ec962,#addc30,#fde725)}
-#legend-label{grid-column:1 / span 2}#legend-min,#legend-normal,#legend-max{font-size:12px;color:#333}
+#legend-label,#legend .bar{grid-column:1 / span 3}#legend-normal{text-align:center}#legend-max{text-align:right}#legend-min,#legend-normal,#legend-max{font-size:12px;color:#333}
 .key svg{vertical-align:middle}
 #cell-info{min-height:2.9em;font:12px ui-monospace,monospace;background:#f7f7f7;padding:4px 8px;white-space:pre-wrap}
 .map-scroll{overflow:auto;max-height:80vh;border:1px solid #ddd}
