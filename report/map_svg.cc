@@ -176,18 +176,21 @@ void legend_svg(std::string& out, const FabricMap& map, int y) {
                        k_viridis[i]);
   }
   out += "</linearGradient></defs>";
-  out += fmt::format(R"(<text x="0" y="{}">{} ({}{})</text>)", y + 12, html_escape(metric.label),
-                     html_escape(metric.unit), metric.log_scale ? ", log scale" : "");
+  // The title line carries the fleet's normal, so the labels under the bar never collide.
+  out += fmt::format(R"(<text x="0" y="{}">{} ({}{}){}</text>)", y + 12, html_escape(metric.label),
+                     html_escape(metric.unit), metric.log_scale ? ", log scale" : "",
+                     metric.fleet_normal
+                         ? "; fleet normal " + figure_text(*metric.fleet_normal) + " (the tick)"
+                         : std::string());
   out += fmt::format(R"svg(<rect x="0" y="{}" width="240" height="12" fill="url(#scale)"/>)svg",
                      y + 18);
-  out += fmt::format(R"(<text x="0" y="{}">0</text><text x="200" y="{}">{}</text>)", y + 44, y + 44,
-                     metric.max ? figure_text(*metric.max) : "-");
+  out +=
+      fmt::format(R"(<text x="0" y="{}">0</text><text x="240" y="{}" text-anchor="end">{}</text>)",
+                  y + 44, y + 44, metric.max ? figure_text(*metric.max) : "-");
   if (metric.fleet_normal) {
     const int nx = static_cast<int>(240 * scale_position(*metric.fleet_normal, metric));
     out += fmt::format(R"(<line x1="{}" x2="{}" y1="{}" y2="{}" stroke="#000"/>)", nx, nx, y + 16,
                        y + 32);
-    out += fmt::format(R"(<text x="{}" y="{}">fleet normal {}</text>)", std::min(nx, 150), y + 44,
-                       figure_text(*metric.fleet_normal));
   }
   out += fmt::format(
       R"(<rect class="key culprit" x="270" y="{}" width="10" height="10" fill="#fff"/><text x="286" y="{}">culprit</text>)",
