@@ -144,7 +144,10 @@ nlohmann::json map_to_json(const FabricMap& map) {
           {"victims", map.victims}, {"nics", map.nic_count}, {"ports", map.port_count}};
 }
 
-Result<FabricMap> map_from_json(const nlohmann::json& json) {
+namespace {
+
+// map_from_json's reading; json.value() throws on a mistyped field ("version": "1").
+Result<FabricMap> read_map(const nlohmann::json& json) {
   if (!json.is_object() || json.value("format", "") != k_format) {
     return bad("not a netdoctor-map document");
   }
@@ -213,6 +216,16 @@ Result<FabricMap> map_from_json(const nlohmann::json& json) {
   map.nic_count = json.value("nics", std::size_t{0});
   map.port_count = json.value("ports", std::size_t{0});
   return map;
+}
+
+}  // namespace
+
+Result<FabricMap> map_from_json(const nlohmann::json& json) {
+  try {
+    return read_map(json);
+  } catch (const nlohmann::json::exception& e) {
+    return bad(fmt::format("a field has the wrong type ({})", e.what()));
+  }
 }
 
 }  // namespace netdoctor::report
