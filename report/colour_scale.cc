@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "probes/probe_support.h"
+
 namespace netdoctor::report {
 namespace {
 
@@ -45,17 +47,7 @@ std::string colour_of(std::optional<double> value, const MapMetric& metric) {
 }
 
 std::string figure_text(double value) {
-  const double a = std::abs(value);
-  if (a >= 1e9) {
-    return fmt::format("{:.3g}G", value / 1e9);
-  }
-  if (a >= 1e6) {
-    return fmt::format("{:.3g}M", value / 1e6);
-  }
-  if (a >= 1e4) {
-    return fmt::format("{:.3g}k", value / 1e3);
-  }
-  return fmt::format("{:.4g}", value);
+  return probes::human(value);
 }
 
 }  // namespace netdoctor::report

@@ -23,7 +23,8 @@ inline constexpr std::string_view k_no_data_colour = "#d9d9d9";
 double scale_position(double value, const MapMetric& metric);
 // The fill of a cell holding `value` (nullopt: the no-data grey).
 std::string colour_of(std::optional<double> value, const MapMetric& metric);
-// A figure as the map shows it: "22.8k", "0.31", "9000".
+// A figure as the map shows it, as the evidence writes its numbers (probes::human): "22.8k",
+// "0.31", "9000".
 std::string figure_text(double value);
 
 }  // namespace netdoctor::report

@@ -66,10 +66,12 @@ std::string_view page_script() {
   }
   function figure(v) {
     var a = Math.abs(v);
+    if (a >= 1e12) { return +(v / 1e12).toPrecision(3) + 'T'; }
     if (a >= 1e9) { return +(v / 1e9).toPrecision(3) + 'G'; }
     if (a >= 1e6) { return +(v / 1e6).toPrecision(3) + 'M'; }
     if (a >= 1e4) { return +(v / 1e3).toPrecision(3) + 'k'; }
-    return String(+v.toPrecision(4));
+    if (a >= 100) { return v.toFixed(0); }
+    return String(+v.toPrecision(3));
   }
   function valueAt(cell, k) {
     var raw = (cell.getAttribute('data-values') || '').split(',')[k];

@@ -20,16 +20,9 @@ using netdoctor::testing::make_temp_dir;
 using netdoctor::testing::read_text;
 using netdoctor::testing::source_dir;
 
-struct CliRun {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-CliRun netdoctor(const std::vector<std::string>& args) {
-  const netdoctor::testing::RunOutput run =
-      netdoctor::testing::run_netdoctor(args, netdoctor::testing::RunOptions{});
-  return CliRun{run.exit_code, run.out, run.err};
+// The real binary, no shell; the store is only ever the one named by --db.
+netdoctor::testing::RunOutput netdoctor(const std::vector<std::string>& args) {
+  return netdoctor::testing::run_netdoctor(args, netdoctor::testing::RunOptions{});
 }
 
 bool has(const std::string& text, const std::string& part) {
@@ -57,9 +50,10 @@ std::string cell_class(const std::string& page, const std::string& entity) {
 // Diagnoses the storm example into a fresh store; returns the store and the incident id.
 std::pair<std::string, std::string> recorded_storm(const std::string& tag) {
   const std::string db = make_temp_dir(tag) + "/nd.db";
-  CliRun run = netdoctor({"diagnose", "--symptom", "slowdown", "--bundle", example("pfc-storm"),
-                          "--db", db, "--format", "json"});
-  EXPECT_EQ(run.code, 0) << run.err;
+  netdoctor::testing::RunOutput run =
+      netdoctor({"diagnose", "--symptom", "slowdown", "--bundle", example("pfc-storm"), "--db", db,
+                 "--format", "json"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
   std::smatch match;
   const std::regex recorded("recorded as incident (\\d+)");
   EXPECT_TRUE(std::regex_search(run.err, match, recorded)) << run.err;
@@ -68,9 +62,10 @@ std::pair<std::string, std::string> recorded_storm(const std::string& tag) {
 
 TEST(ReportCli, DiagnoseHtmlDrawsTheMapWithTheCulprit) {
   const std::string db = make_temp_dir("report-cli-html") + "/nd.db";
-  CliRun run = netdoctor({"diagnose", "--symptom", "slowdown", "--bundle", example("pfc-storm"),
-                          "--format", "html", "--db", db});
-  ASSERT_EQ(run.code, 0) << run.err;
+  netdoctor::testing::RunOutput run =
+      netdoctor({"diagnose", "--symptom", "slowdown", "--bundle", example("pfc-storm"), "--format",
+                 "html", "--db", db});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::string& page = run.out;
   EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_TRUE(has(page, "id=\"fabric-map\""));
@@ -91,17 +86,19 @@ TEST(ReportCli, DiagnoseHtmlDrawsTheMapWithTheCulprit) {
 
 TEST(ReportCli, IncidentExportHtmlHasTheMapAndTheChangeTimeline) {
   const auto [db, incident] = recorded_storm("report-cli-export-html");
-  CliRun change = netdoctor({"change", "record", "--db", db, "--incident", incident, "--entity",
-                             "port:leaf2/Ethernet16", "--var", "pfc_watchdog", "--from", "off",
-                             "--to", "on", "--why", "stop the storm <at> its origin"});
-  ASSERT_EQ(change.code, 0) << change.err;
-  CliRun verify = netdoctor({"change", "verify", "1", "--db", db, "--bundle", example("healthy")});
-  ASSERT_EQ(verify.code, 0) << verify.err;
+  netdoctor::testing::RunOutput change =
+      netdoctor({"change", "record", "--db", db, "--incident", incident, "--entity",
+                 "port:leaf2/Ethernet16", "--var", "pfc_watchdog", "--from", "off", "--to", "on",
+                 "--why", "stop the storm <at> its origin"});
+  ASSERT_EQ(change.exit_code, 0) << change.err;
+  netdoctor::testing::RunOutput verify =
+      netdoctor({"change", "verify", "1", "--db", db, "--bundle", example("healthy")});
+  ASSERT_EQ(verify.exit_code, 0) << verify.err;
 
   const std::string file = make_temp_dir("report-cli-export-html-out") + "/incident.html";
-  CliRun exported =
+  netdoctor::testing::RunOutput exported =
       netdoctor({"incident", "export", incident, "--db", db, "--format", "html", "-o", file});
-  ASSERT_EQ(exported.code, 0) << exported.err;
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
   EXPECT_TRUE(has(exported.out, file)) << exported.out;
   const std::string page = read_text(file);
   EXPECT_TRUE(has(page, "id=\"fabric-map\""));
@@ -124,9 +121,9 @@ TEST(ReportCli, IncidentExportMarkdownWritesTheMapBesideIt) {
   const auto [db, incident] = recorded_storm("report-cli-export-md");
   const std::string dir = make_temp_dir("report-cli-export-md-out") + "/post mortems";
   std::filesystem::create_directories(dir);
-  CliRun exported = netdoctor(
+  netdoctor::testing::RunOutput exported = netdoctor(
       {"incident", "export", incident, "--db", db, "--format", "md", "-o", dir + "/pm.md"});
-  ASSERT_EQ(exported.code, 0) << exported.err;
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
   const std::string svg_path = dir + "/pm.fabric-map.svg";
   ASSERT_TRUE(std::filesystem::exists(svg_path)) << exported.out;
   EXPECT_TRUE(has(exported.out, svg_path)) << exported.out;
@@ -143,8 +140,9 @@ TEST(ReportCli, IncidentExportMarkdownWritesTheMapBesideIt) {
 
 TEST(ReportCli, IncidentExportMarkdownToStdoutSaysHowToGetTheMap) {
   const auto [db, incident] = recorded_storm("report-cli-export-stdout");
-  CliRun exported = netdoctor({"incident", "export", incident, "--db", db, "--format", "md"});
-  ASSERT_EQ(exported.code, 0) << exported.err;
+  netdoctor::testing::RunOutput exported =
+      netdoctor({"incident", "export", incident, "--db", db, "--format", "md"});
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
   EXPECT_TRUE(has(exported.out, "## Fabric map")) << exported.out;
   EXPECT_TRUE(has(exported.out, "-o FILE.md")) << exported.out;
   EXPECT_FALSE(has(exported.out, "![Fabric map")) << "no link to a file that was not written";
@@ -176,16 +174,17 @@ TEST(ReportCli, ADamagedStoredMapStillExportsSayingItIsUnreadable) {
   const std::string out = make_temp_dir("report-cli-damaged-out");
   for (std::size_t i = 0; i < damages.size(); ++i) {
     damage_maps(db, damages[i]);
-    CliRun html = netdoctor({"incident", "export", incident, "--db", db, "--format", "html"});
-    EXPECT_EQ(html.code, 0) << i << ": " << html.err;
+    netdoctor::testing::RunOutput html =
+        netdoctor({"incident", "export", incident, "--db", db, "--format", "html"});
+    EXPECT_EQ(html.exit_code, 0) << i << ": " << html.err;
     EXPECT_TRUE(has(html.out, "unreadable")) << i << ": " << html.out.substr(0, 300);
     EXPECT_FALSE(has(html.out, "id=\"fabric-map\"")) << i;
     EXPECT_TRUE(has(html.out, "Incident " + incident)) << i;
 
     const std::string md_path = out + "/pm" + std::to_string(i) + ".md";
-    CliRun md =
+    netdoctor::testing::RunOutput md =
         netdoctor({"incident", "export", incident, "--db", db, "--format", "md", "-o", md_path});
-    EXPECT_EQ(md.code, 0) << i << ": " << md.err;
+    EXPECT_EQ(md.exit_code, 0) << i << ": " << md.err;
     EXPECT_TRUE(has(read_text(md_path), "unreadable")) << i;
     EXPECT_FALSE(std::filesystem::exists(out + "/pm" + std::to_string(i) + ".fabric-map.svg"));
   }

@@ -369,4 +369,20 @@ void keep_first_sample(model::Fabric& fabric) {
   }
 }
 
+void inject_pfc_storm(model::Fabric& fabric) {
+  auto& nic = nic_at(fabric, 0, 0);
+  set_rate(nic.samples, "pfc_tx_pause_frames", 3, 41000.0);
+  set_rate(nic.samples, "pfc_tx_pause_us", 3, 230000.0);  // 23 % of the time
+  set_rate(nic.samples, "pause_storm_warning_events", -1, 0.1, 0.0);
+  // Its neighbours behind the same leaf receive pause.
+  for (int h = 0; h < 4; ++h) {
+    for (int n = 0; n < 4; ++n) {
+      if (h != 0 || n != 0) {
+        set_rate(nic_at(fabric, h, n).samples, "pfc_rx_pause_frames", 3, 4000.0);
+      }
+    }
+  }
+  set_rate(port_named(fabric, "leaf1", "Ethernet0").samples, "pfc_rx_pause_frames", 3, 41000.0);
+}
+
 }  // namespace netdoctor::testing

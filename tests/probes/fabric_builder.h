@@ -49,4 +49,8 @@ void clear_nic_counters(model::Fabric& fabric);
 // Keeps only the first sample of every host and switch.
 void keep_first_sample(model::Fabric& fabric);
 
+// A PFC storm from nic_at(0, 0) (node01's first NIC): it sends 41k pause frames/s on priority
+// 3, paused 23 % of the time; the other NICs behind its leaf receive 4000/s, its leaf port 41k/s.
+void inject_pfc_storm(model::Fabric& fabric);
+
 }  // namespace netdoctor::testing

@@ -269,7 +269,7 @@ void expect_storm_marks(const FabricMap& map) {
 
 TEST(FabricMap, HandBuiltPfcStormDiagnosisMarksCulpritsAndVictims) {
   model::Fabric fabric = healthy_fleet();
-  make_storm(fabric);
+  inject_pfc_storm(fabric);
   const FabricMap map = map_of(
       fabric,
       diagnosis_of({{"pfc-storm",
@@ -280,7 +280,7 @@ TEST(FabricMap, HandBuiltPfcStormDiagnosisMarksCulpritsAndVictims) {
 
 TEST(FabricMap, ALinkOrANetdevNamesTheCellsAtItsEnds) {
   model::Fabric fabric = healthy_fleet();
-  make_storm(fabric);
+  inject_pfc_storm(fabric);
   const FabricMap map = map_of(
       fabric,
       diagnosis_of({{"pfc-storm",
@@ -295,7 +295,7 @@ TEST(FabricMap, ALinkOrANetdevNamesTheCellsAtItsEnds) {
 
 TEST(FabricMap, TheEngineDiagnosingAStormOpensTheMapOnIt) {
   model::Fabric fabric = healthy_fleet();
-  make_storm(fabric);
+  inject_pfc_storm(fabric);
   engine::DiagnoseOptions options;
   options.symptom = "slowdown";
   auto diagnosis = engine::diagnose_fabric(fabric, options);
@@ -379,7 +379,7 @@ TEST(FabricMap, AMetricNoCellHoldsIsNotListed) {
 
 TEST(FabricMap, FleetNormalIsTheMedianAndMaxTheHighestOfTheMeasuringCells) {
   model::Fabric fabric = healthy_fleet();
-  make_storm(fabric);
+  inject_pfc_storm(fabric);
   const FabricMap map = map_of(fabric, engine::Diagnosis{});
   for (std::size_t m = 0; m < map.metrics.size(); ++m) {
     std::vector<double> values;

@@ -17,7 +17,7 @@ using report::MapCell;
 
 report::FabricMap storm_map() {
   model::Fabric fabric = healthy_fleet();
-  make_storm(fabric);
+  inject_pfc_storm(fabric);
   remove_metric(nic_at(fabric, 3, 2).samples, "cnp_sent");
   return map_of(
       fabric,

@@ -34,7 +34,7 @@ struct Hostile {
 Hostile hostile_map() {
   Hostile out;
   out.fabric = healthy_fleet();
-  make_storm(out.fabric);
+  inject_pfc_storm(out.fabric);
   out.fabric.name = k_script_end + k_img;
   out.host = "node" + k_quotes + k_img;
   auto& host = out.fabric.hosts[0];

@@ -25,22 +25,6 @@ inline std::size_t count_of(const std::string& text, const std::string& part) {
   return n;
 }
 
-// nic:node01/mlx5_0 sends 41k pause frames/s; the other NICs of leaf1's hosts receive 4000/s.
-inline void make_storm(model::Fabric& fabric) {
-  auto& nic = nic_at(fabric, 0, 0);
-  set_rate(nic.samples, "pfc_tx_pause_frames", 3, 41000.0);
-  set_rate(nic.samples, "pfc_tx_pause_us", 3, 230000.0);
-  set_rate(nic.samples, "pause_storm_warning_events", -1, 0.1, 0.0);
-  for (int h = 0; h < 4; ++h) {
-    for (int n = 0; n < 4; ++n) {
-      if (h != 0 || n != 0) {
-        set_rate(nic_at(fabric, h, n).samples, "pfc_rx_pause_frames", 3, 4000.0);
-      }
-    }
-  }
-  set_rate(port_named(fabric, "leaf1", "Ethernet0").samples, "pfc_rx_pause_frames", 3, 41000.0);
-}
-
 // A diagnosis whose causes are given by hand: id and entities.
 inline engine::Diagnosis diagnosis_of(
     const std::vector<std::pair<std::string, std::vector<std::string>>>& causes) {
