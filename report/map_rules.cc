@@ -55,6 +55,10 @@ Result<MapRules> parse_map_rules(std::string_view text, const std::string& file)
       }
       view.victim_floor = *floor;
       view.victim_ratio = *ratio;
+    } else if (cause->contains("victim_floor") || cause->contains("victim_ratio")) {
+      return make_error(ErrorCode::Parse,
+                        fmt::format("cause '{}' gives a victim floor or ratio but no victims", id),
+                        fmt::format("{}:{}", file, kb::line_of(*cause)));
     }
     if (!rules.causes.emplace(id, std::move(view)).second) {
       return make_error(ErrorCode::Parse, fmt::format("cause '{}' listed twice", id),

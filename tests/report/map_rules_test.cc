@@ -80,6 +80,16 @@ TEST(MapRules, VictimsNeedBothFloorAndRatio) {
   }
 }
 
+TEST(MapRules, AFloorOrRatioWithoutVictimsIsRefused) {
+  for (const char* line : {"victim_floor = 100.0\n", "victim_ratio = 3.0\n"}) {
+    auto rules = report::parse_map_rules(
+        one_cause(std::string("metric = \"pause-tx\"\n") + line + "why = \"w\"\nsource = \"s\"\n"),
+        k_file);
+    ASSERT_FALSE(rules.ok()) << line;
+    EXPECT_TRUE(has(rules.error().describe(), "no victims")) << rules.error().describe();
+  }
+}
+
 TEST(MapRules, AnUnknownKeyIsRefusedNamingFileAndLine) {
   expect_refused(one_cause(std::string(k_storm_body) + "victim_metric = \"pause-rx\"\n"),
                  "victim_metric", 11);
