@@ -334,7 +334,11 @@ void judge_busbw(const model::NcclJob& job, const model::Fabric& fabric, Judgeme
   }
   double slowest = 0.0;
   for (const auto& name : hosts) {
-    const double rate = host_line_rate(*fabric.find_host(name), job);
+    const model::Host* host = fabric.find_host(name);
+    if (host == nullptr) {
+      continue;  // a log's host the fabric does not hold
+    }
+    const double rate = host_line_rate(*host, job);
     slowest = rate > 0.0 && (slowest == 0.0 || rate < slowest) ? rate : slowest;
   }
   if (slowest == 0.0) {

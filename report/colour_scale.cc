@@ -46,6 +46,10 @@ std::string colour_of(std::optional<double> value, const MapMetric& metric) {
   return out;
 }
 
+std::string dom_figure(double value) {
+  return std::abs(value) >= 100.0 ? fmt::format("{:.0f}", value) : fmt::format("{:.3g}", value);
+}
+
 std::string figure_text(double value) {
   return probes::human(value);
 }

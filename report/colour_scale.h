@@ -23,6 +23,11 @@ inline constexpr std::string_view k_no_data_colour = "#d9d9d9";
 double scale_position(double value, const MapMetric& metric);
 // The fill of a cell holding `value` (nullopt: the no-data grey).
 std::string colour_of(std::optional<double> value, const MapMetric& metric);
+// A figure as the DOM carries it (data-value, data-values, the metrics' fleet normal): whole
+// numbers from 100 up, three significant digits below, which keeps a 4,096-NIC page small and is
+// finer than any colour step. Cells are coloured from it, so the page's script (which reads it
+// back) colours them alike.
+std::string dom_figure(double value);
 // A figure as the map shows it, as the evidence writes its numbers (probes::human): "22.8k",
 // "0.31", "9000".
 std::string figure_text(double value);

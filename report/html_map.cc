@@ -108,7 +108,9 @@ std::string render_map_section(const FabricMap& map) {
          {"label", m.label},
          {"unit", m.unit},
          {"log_scale", m.log_scale},
-         {"fleet_normal", m.fleet_normal ? nlohmann::json(*m.fleet_normal) : nlohmann::json()},
+         // As the cells carry it: "=" in data-values stands for exactly this figure.
+         {"fleet_normal", m.fleet_normal ? nlohmann::json(std::stod(dom_figure(*m.fleet_normal)))
+                                         : nlohmann::json()},
          {"max", m.max ? nlohmann::json(*m.max) : nlohmann::json()}});
   }
   nlohmann::json palette = nlohmann::json::array();

@@ -69,12 +69,6 @@ struct Pen {
   bool standalone;  // a file of its own: geometry as attributes and a <title> per cell
 };
 
-// A figure as the DOM carries it: whole numbers from 100 up, three significant digits below,
-// which keeps a 4,096-NIC page small and is finer than any colour step.
-std::string dom_figure(double value) {
-  return std::abs(value) >= 100.0 ? fmt::format("{:.0f}", value) : fmt::format("{:.3g}", value);
-}
-
 void cell_rect(const Pen& pen, const MapCell& cell, int x, int y, bool first_in_panel) {
   const FabricMap& map = pen.map;
   std::string classes = fmt::format("cell {}", to_string(cell.kind));
@@ -103,7 +97,10 @@ void cell_rect(const Pen& pen, const MapCell& cell, int x, int y, bool first_in_
   }
   const MapMetric* metric =
       map.selected < map.metrics.size() ? &map.metrics[map.selected] : nullptr;
-  const std::string colour = metric ? colour_of(value, *metric) : std::string(k_no_data_colour);
+  // Coloured from the figure the DOM carries, as the page's script recolours it.
+  const std::optional<double> shown =
+      value ? std::optional<double>(std::stod(dom_figure(*value))) : std::nullopt;
+  const std::string colour = metric ? colour_of(shown, *metric) : std::string(k_no_data_colour);
   // Inline, the page's style gives every cell its size (13,000 cells of a large fabric).
   pen.out +=
       fmt::format(R"(<rect class="{}" x="{}" y="{}"{} fill="{}" data-entity="{}")", classes, x, y,

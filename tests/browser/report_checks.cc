@@ -39,14 +39,19 @@ MapState map_state(const std::vector<DomElement>& dom) {
   return state;
 }
 
-// The cell's figure for metric k as the server wrote it in data-values ("" when none).
-std::string value_at(const DomElement& cell, std::size_t k) {
+// The cell's figure for metric k as the server wrote it in data-values ("" when none; "=" is the
+// metric's fleet normal, docs/report.md).
+std::string value_at(const DomElement& cell, std::size_t k, const nlohmann::json& metrics) {
   std::istringstream values(cell.get("data-values"));
   std::string value;
   for (std::size_t i = 0; i <= k; ++i) {
     if (!std::getline(values, value, ',')) {
       return {};
     }
+  }
+  if (value == "=" && metrics.is_array() && k < metrics.size() &&
+      metrics[k].contains("fleet_normal") && metrics[k]["fleet_normal"].is_number()) {
+    return metrics[k]["fleet_normal"].dump();
   }
   return value;
 }
@@ -64,11 +69,12 @@ bool same_figure(const std::string& shown, const std::string& expected) {
 void expect_cells_show(const MapState& state, std::size_t k, const std::string& where) {
   std::size_t wrong = 0;
   for (const DomElement* cell : state.cells) {
-    if (!cell->has("data-value") || !same_figure(cell->get("data-value"), value_at(*cell, k))) {
+    if (!cell->has("data-value") ||
+        !same_figure(cell->get("data-value"), value_at(*cell, k, state.metrics))) {
       if (++wrong <= 3) {
         ADD_FAILURE() << where << ": " << cell->get("data-entity") << " shows data-value '"
                       << cell->get("data-value") << "', its figure for metric " << k << " is '"
-                      << value_at(*cell, k) << "'";
+                      << value_at(*cell, k, state.metrics) << "'";
       }
     }
   }
@@ -142,7 +148,7 @@ std::optional<std::size_t> another_metric(const MapState& state) {
       continue;
     }
     for (const DomElement* cell : state.cells) {
-      if (value_at(*cell, k) != value_at(*cell, state.selected)) {
+      if (value_at(*cell, k, state.metrics) != value_at(*cell, state.selected, state.metrics)) {
         return k;
       }
     }

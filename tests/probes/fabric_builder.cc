@@ -165,7 +165,10 @@ model::Fabric healthy_fleet(const FleetSpec& spec) {
   }
   for (int h = 0; h < spec.hosts; ++h) {
     model::Host host;
-    host.name = fmt::format("node{:02d}", h + 1);
+    // Zero-padded to the fleet's size, so the hosts are in name order as the loader keeps them
+    // (Fabric::find_host searches by name).
+    host.name = fmt::format("node{:0{}d}", h + 1,
+                            std::max<std::size_t>(2, std::to_string(spec.hosts).size()));
     for (int i = 0; i < spec.samples; ++i) {
       host.captured_at.push_back(k_t0 + spec.window_s * i + 0.05 * std::sin(h * 3.0 + i));
     }

@@ -124,10 +124,13 @@ void expect_cells_intact(const std::string& svg, const FabricMap& map) {
       EXPECT_EQ(attrs.at("fill"), report::k_no_data_colour) << rect;
     } else {
       ASSERT_FALSE(value.empty()) << rect;
-      // The DOM carries whole numbers from 100 up and three significant digits below.
+      // The DOM carries whole numbers from 100 up and three significant digits below, and the
+      // cell is coloured from that figure (the one the page's script reads back).
       const double tolerance = std::abs(*figure) >= 100.0 ? 0.5 : 5e-3 * std::abs(*figure) + 1e-12;
       EXPECT_NEAR(std::stod(value), *figure, tolerance) << rect;
-      EXPECT_EQ(attrs.at("fill"), report::colour_of(figure, map.metrics[map.selected])) << rect;
+      EXPECT_EQ(attrs.at("fill"), report::colour_of(std::stod(report::dom_figure(*figure)),
+                                                    map.metrics[map.selected]))
+          << rect;
     }
   }
   EXPECT_EQ(cells, report::all_cells(map).size());
