@@ -25,6 +25,7 @@
 #include "cli/command.h"
 #include "cli/remote_glue.h"
 #include "collect/fanout.h"
+#include "collect/fanout_progress.h"
 #include "collect/host_collector.h"
 #include "collect/hostlist.h"
 #include "collect/nccl_logs.h"
@@ -273,25 +274,26 @@ void run_fanout(const CollectArgs& args, Context& context, const CLI::App& sub) 
   LiveCommandRunner runner;
   context.err << fmt::format("netdoctor collect: {} host(s) via {}, {} at a time\n", hosts->size(),
                              args.via, std::max(*args.parallel, 1));
-  const auto progress = [&context](const collect::HostOutcome& outcome, std::size_t done,
-                                   std::size_t total) {
-    if (outcome.ok) {
-      context.err << fmt::format("[{}/{}] {}: ok, {} files, {:.1f}s\n", done, total, outcome.host,
-                                 outcome.files, outcome.seconds);
-    } else {
-      context.err << fmt::format("[{}/{}] {}: FAILED: {}\n", done, total, outcome.host,
-                                 outcome.error);
+  // A line per failed host as it fails; the counts at most every half second and at the end.
+  const auto now_s = [] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  };
+  collect::FanoutProgress counts(hosts->size(), now_s());
+  const auto progress = [&](const collect::HostOutcome& outcome, std::size_t, std::size_t) {
+    for (const auto& line : counts.finished(outcome, now_s())) {
+      context.err << "netdoctor collect: " << line << "\n";
     }
   };
   const auto outcomes = collect::fan_out(*hosts, options, runner, **writer, progress);
+  context.err << "netdoctor collect: " << counts.counts_line() << "\n";
 
-  std::vector<std::string> failed;
   std::string log;
   for (const auto& outcome : outcomes) {
     if (outcome.ok) {
-      log += fmt::format("{}: ok, {} files\n", outcome.host, outcome.files);
+      log +=
+          fmt::format("{}: ok, {} files, {:.1f}s\n", outcome.host, outcome.files, outcome.seconds);
     } else {
-      failed.push_back(outcome.host);
       log += fmt::format("{}: FAILED: {}\n", outcome.host, outcome.error);
     }
   }
@@ -310,11 +312,14 @@ void run_fanout(const CollectArgs& args, Context& context, const CLI::App& sub) 
   if (!status.ok()) {
     return fail(context, ExitCode::Failure, status.error().describe());
   }
-  const std::size_t merged = outcomes.size() - failed.size();
+  const std::size_t merged = counts.done();
   context.err << fmt::format("netdoctor collect: merged {} of {} host(s) into {}\n", merged,
                              outcomes.size(), args.out);
-  if (!failed.empty()) {
-    context.err << fmt::format("netdoctor collect: failed: {}\n", fmt::join(failed, ","));
+  if (counts.failed() > 0) {
+    context.err << fmt::format("netdoctor collect: left out {} host(s):\n", counts.failed());
+    for (const auto& line : counts.left_out()) {
+      context.err << "netdoctor collect:   " << line << "\n";
+    }
   }
   context.exit_code = merged == 0 ? ExitCode::Failure : ExitCode::Ok;
 }

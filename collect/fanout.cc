@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "base/file_tree.h"
@@ -147,31 +148,46 @@ std::vector<std::string> launcher_argv(const FanoutOptions& options, const std::
 
 namespace {
 
-// The capture a launcher run brought back, or why there is none (in `outcome.error`). Kept
-// apart from the merge so that decoding runs outside the writer's lock.
-std::unique_ptr<FileTree> open_capture(const Result<CommandOutput>& run, HostOutcome& outcome) {
+// The capture archive (.tar.gz) a launcher run brought back, or why there is none (in
+// `outcome.error`). Kept apart from the merge so that decoding runs outside the writer's lock.
+// `timeout` (when given) words a hang by it rather than by the runner's message, which repeats
+// the whole launcher command line.
+std::optional<std::string> decode_capture(const Result<CommandOutput>& run, HostOutcome& outcome,
+                                          std::chrono::milliseconds timeout = {}) {
   if (!run.ok()) {
-    outcome.error = run.error().code == ErrorCode::Timeout ? "timed out: " + run.error().message
-                                                           : run.error().describe();
-    return nullptr;
+    if (run.error().code != ErrorCode::Timeout) {
+      outcome.error = run.error().describe();
+    } else if (timeout.count() > 0) {
+      outcome.error = fmt::format("timed out: no answer within {}s, the launcher was killed",
+                                  std::chrono::duration<double>(timeout).count());
+    } else {
+      outcome.error = "timed out: " + run.error().message;
+    }
+    return std::nullopt;
   }
   outcome.seconds = run->duration_s;
   if (run->exit_code != 0) {
     outcome.error = failure_text(*run);
-    return nullptr;
+    return std::nullopt;
   }
   if (run->truncated) {
     outcome.error = "capture larger than the output limit";
-    return nullptr;
+    return std::nullopt;
   }
   auto archive = decode_base64(run->out);
   if (!archive.ok() || archive->empty()) {
     const std::string detail = last_line(run->err);
     outcome.error = fmt::format("no capture came back (output is not a base64 archive){}",
                                 detail.empty() ? "" : ": " + detail);
-    return nullptr;
+    return std::nullopt;
   }
-  auto tree = open_tar_tree_from_memory(*archive, outcome.host + " capture");
+  return std::move(archive).value();
+}
+
+// The capture's files, unpacked in memory: several times the archive's size, so unpacked only
+// when the writer is free (a host waiting for its turn holds the compressed archive).
+std::unique_ptr<FileTree> open_archive(const std::string& archive, HostOutcome& outcome) {
+  auto tree = open_tar_tree_from_memory(archive, outcome.host + " capture");
   if (!tree.ok()) {
     outcome.error = "no capture came back (output is not an archive): " + tree.error().message;
     return nullptr;
@@ -204,8 +220,10 @@ HostOutcome merge_launcher_output(const std::string& host, const Result<CommandO
                                   TreeWriter& out, bool with_fabric) {
   HostOutcome outcome;
   outcome.host = host;
-  if (auto capture = open_capture(run, outcome)) {
-    merge_capture(*capture, out, with_fabric, outcome);
+  if (const auto archive = decode_capture(run, outcome)) {
+    if (auto capture = open_archive(*archive, outcome)) {
+      merge_capture(*capture, out, with_fabric, outcome);
+    }
   }
   return outcome;
 }
@@ -213,6 +231,11 @@ HostOutcome merge_launcher_output(const std::string& host, const Result<CommandO
 std::vector<HostOutcome> fan_out(const std::vector<std::string>& hosts,
                                  const FanoutOptions& options, CommandRunner& runner,
                                  TreeWriter& out, const ProgressSink& progress) {
+  // Memory stays flat in the number of hosts: each worker holds one host's output at a time
+  // (the launcher's text, then the archive decoded from it), unpacks and merges it into `out` as
+  // soon as the writer is free and lets it go before starting its next host. So at most `parallel`
+  // outputs are alive at once; only the outcomes (a few short strings per host) are kept to the
+  // end.
   std::vector<HostOutcome> outcomes(hosts.size());
   std::atomic<std::size_t> next{0};
   std::mutex lock;  // guards `out`, `done` and the progress sink
@@ -225,17 +248,28 @@ std::vector<HostOutcome> fan_out(const std::vector<std::string>& hosts,
       const std::string& host = hosts[i];
       HostOutcome outcome;
       outcome.host = host;
-      const auto capture =
-          open_capture(runner.run(launcher_argv(options, host), command_options), outcome);
-      std::lock_guard<std::mutex> guard(lock);
-      if (capture) {
-        merge_capture(*capture, out, host == options.fabric_host, outcome);
+      const auto started = std::chrono::steady_clock::now();
+      // The launcher's output lives only within this statement: decoded into `archive`, freed.
+      auto archive = decode_capture(runner.run(launcher_argv(options, host), command_options),
+                                    outcome, options.timeout);
+      if (outcome.seconds <= 0.0) {  // a run that failed has no duration of its own: a hang's
+        outcome.seconds =            // is the timeout
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       }
-      outcomes[i] = std::move(outcome);
-      ++done;
-      if (progress) {
-        progress(outcomes[i], done, hosts.size());
+      {
+        std::lock_guard<std::mutex> guard(lock);
+        if (archive) {
+          if (auto capture = open_archive(*archive, outcome)) {
+            merge_capture(*capture, out, host == options.fabric_host, outcome);
+          }
+        }
+        outcomes[i] = std::move(outcome);
+        ++done;
+        if (progress) {
+          progress(outcomes[i], done, hosts.size());
+        }
       }
+      archive.reset();  // released before the next host is started
     }
   };
   const std::size_t threads =

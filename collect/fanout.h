@@ -57,8 +57,8 @@ std::string last_line(std::string_view text);
 struct HostOutcome {
   std::string host;
   bool ok = false;
-  std::string error;  // why it failed, for a person
-  double seconds = 0.0;
+  std::string error;     // why it failed, for a person
+  double seconds = 0.0;  // the launcher run's wall time (a hang's: the timeout)
   std::size_t files = 0;
 };
 
@@ -66,7 +66,10 @@ using ProgressSink =
     std::function<void(const HostOutcome& outcome, std::size_t done, std::size_t total)>;
 
 // Outcomes in host-list order. `runner` must be thread-safe when parallel > 1 (the live one
-// is). `out` is written from one host at a time.
+// is). `out` is written from one host at a time, each host's capture merged as soon as it is
+// back and then released: at most `parallel` hosts' outputs are held at once, whatever the
+// number of hosts. `progress` is called once per host as it is merged (or fails), in the order
+// they finish, one call at a time.
 std::vector<HostOutcome> fan_out(const std::vector<std::string>& hosts,
                                  const FanoutOptions& options, CommandRunner& runner,
                                  TreeWriter& out, const ProgressSink& progress);

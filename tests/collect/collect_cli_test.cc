@@ -3,6 +3,7 @@
 // fake root per "host"; the results read back through `netdoctor inventory` and open_bundle.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -143,7 +144,8 @@ TEST_F(CollectCli, PdshFanOutMergesEveryHostAndReportsTheFailedOne) {
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_TRUE(contains(result.err, "merged 3 of 4 host(s)")) << result.err;
   EXPECT_TRUE(contains(result.err, "h2: FAILED")) << result.err;
-  EXPECT_TRUE(contains(result.err, "[4/4]")) << result.err;
+  EXPECT_TRUE(contains(result.err, "3/4 hosts done, 1 failed, 0 pending")) << result.err;
+  EXPECT_TRUE(contains(result.err, "left out 1 host(s)")) << result.err;
 
   auto bundle = open_bundle(out);
   ASSERT_TRUE(bundle.ok()) << bundle.error().describe();
@@ -157,6 +159,58 @@ TEST_F(CollectCli, PdshFanOutMergesEveryHostAndReportsTheFailedOne) {
   ASSERT_TRUE(log.ok());
   EXPECT_TRUE(contains(*log, "h2: FAILED")) << *log;
   EXPECT_EQ(nic_devices(out), (std::vector<std::string>{"mlx5_0", "bnxt_re0"}));
+}
+
+// An `ssh` first on the PATH that runs the command here as the remote shell would, except that
+// h2 never answers (it hangs until it is killed) and h3 refuses the connection.
+TEST_F(CollectCli, AHungHostTimesOutAndIsLeftOutWhileTheOthersMerge) {
+  const std::string roots = make_temp_dir("collect-cli-hang-roots");
+  for (const char* host : {"h1", "h4"}) {
+    netdoctor::testing::write_fake_host(roots + "/" + host, host);
+  }
+  const std::string bin = make_temp_dir("collect-cli-hang-bin");
+  {
+    std::ofstream ssh(bin + "/ssh");
+    // ssh -o BatchMode=yes -o ConnectTimeout=10 -- HOST 'COMMAND'
+    ssh << "#!/bin/sh\n"
+           "case \"$6\" in\n"
+           "  h2) exec sleep 600 ;;\n"
+           "  h3) echo \"ssh: connect to host h3 port 22: Connection refused\" >&2; exit 255 ;;\n"
+           "esac\n"
+           "eval \"$7\"\n";
+  }
+  std::filesystem::permissions(bin + "/ssh", std::filesystem::perms::owner_all);
+  const std::string out = make_temp_dir("collect-cli-hang") + "/cluster.tar.gz";
+  netdoctor::testing::RunOptions options;
+  options.env = {{"PATH", bin + ":/usr/bin:/bin"}};
+  const auto started = std::chrono::steady_clock::now();
+  const RunOutput result = netdoctor::testing::run_netdoctor(
+      {"collect", "--hosts", "h[1-4]", "--via", "ssh", "--parallel", "4", "--host-timeout", "2",
+       "--samples", "1", "--no-fabric", "--remote-command", netdoctor_binary(),
+       "--remote-arg=--root", "--remote-arg=" + roots + "/%h", "--out", out},
+      options);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_LT(seconds, 30.0) << "the hang is cut at --host-timeout";
+  EXPECT_TRUE(contains(result.err, "2/4 hosts done, 2 failed, 0 pending (slowest so far h2"))
+      << result.err;
+  EXPECT_TRUE(contains(result.err, "merged 2 of 4 host(s)")) << result.err;
+  EXPECT_TRUE(contains(result.err, "left out 2 host(s):")) << result.err;
+  EXPECT_TRUE(contains(result.err, "h2: timed out: no answer within 2s, the launcher was killed"))
+      << result.err;
+  EXPECT_TRUE(contains(result.err, "h3: exit 255 (host unreachable or connection refused)"))
+      << result.err;
+  auto bundle = open_bundle(out);
+  ASSERT_TRUE(bundle.ok()) << bundle.error().describe();
+  std::vector<std::string> names;
+  for (const auto& host : bundle->hosts) {
+    names.push_back(host.name);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"h1", "h4"}));
+  const auto log = bundle->tree->read("netdoctor_collect.log");
+  ASSERT_TRUE(log.ok());
+  EXPECT_TRUE(contains(*log, "h2: FAILED: timed out")) << *log;
 }
 
 }  // namespace

@@ -1,12 +1,19 @@
 // Fan-out: launcher argument vectors, and how each host's launcher run is judged and merged.
 #include "collect/fanout.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <map>
 #include <mutex>
+#include <set>
+#include <thread>
 
 #include "base/file_tree.h"
 #include "base/strings.h"
+#include "collect/fanout_progress.h"
 #include "collect/stream_writer.h"
 
 namespace netdoctor::collect {
@@ -199,6 +206,170 @@ TEST(FanOut, TheSubnetIsSweptOnceFromTheFabricHost) {
   EXPECT_EQ(out.files.count("fabric/0/captured_at"), 1u);
   EXPECT_EQ(outcomes[0].files, 4u);  // its host sample and its fabric sample
   EXPECT_EQ(outcomes[1].files, 2u);
+}
+
+// Answers every host with its capture after `delay`, except the hosts in `hung`, whose launcher
+// is killed at the timeout as the live runner does (a Timeout error after the timeout has
+// passed). Counts the outputs handed back and not yet merged (the merge is seen through the
+// progress sink, called under fan-out's lock once a host is merged), and the most at once.
+class CountingRunner final : public CommandRunner {
+ public:
+  CountingRunner(std::set<std::string> hung, std::chrono::milliseconds delay)
+      : m_hung(std::move(hung)), m_delay(delay) {}
+  Result<CommandOutput> run(const std::vector<std::string>& argv,
+                            const CommandOptions& options) override {
+    const std::string host = host_of(argv);
+    if (m_hung.count(host) > 0) {
+      std::this_thread::sleep_for(options.timeout);
+      return make_error(ErrorCode::Timeout, join(argv, " ") + " did not finish and was killed");
+    }
+    std::this_thread::sleep_for(m_delay);
+    CommandOutput output = exited(0, capture_text("self-" + host, host + "\n"));
+    std::lock_guard<std::mutex> guard(m_lock);
+    ++m_runs;
+    m_alive_peak = std::max(m_alive_peak, m_runs - m_merged);
+    return output;
+  }
+  void merged() {
+    std::lock_guard<std::mutex> guard(m_lock);
+    ++m_merged;
+  }
+  std::size_t alive_peak() const { return m_alive_peak; }
+  std::size_t runs() const { return m_runs; }
+
+ private:
+  std::string host_of(const std::vector<std::string>& argv) const {
+    for (std::size_t i = 0; i + 1 < argv.size(); ++i) {
+      if (argv[i] == "-w") {
+        return argv[i + 1];
+      }
+    }
+    return {};
+  }
+  std::set<std::string> m_hung;
+  std::chrono::milliseconds m_delay;
+  std::mutex m_lock;
+  std::size_t m_runs = 0;
+  std::size_t m_merged = 0;
+  std::size_t m_alive_peak = 0;
+};
+
+// A slow bundle writer (a busy disk, a big compression level): outputs pile up behind it.
+class SlowWriter final : public TreeWriter {
+ public:
+  Status write_file(std::string_view path, std::string_view content) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    return inner.write_file(path, content);
+  }
+  Status finish() override { return {}; }
+  std::string describe() const override { return "slow memory"; }
+  MemWriter inner;
+};
+
+TEST(FanOut, AHungHostIsReportedAsTimedOutAndLeftOutWhileTheOthersMerge) {
+  FanoutOptions options;
+  options.launcher = Launcher::Srun;
+  options.parallel = 4;
+  options.timeout = std::chrono::milliseconds(300);
+  std::vector<std::string> hosts;
+  for (int i = 1; i <= 12; ++i) {
+    hosts.push_back(fmt::format("node{:02}", i));
+  }
+  CountingRunner runner({"node03"}, std::chrono::milliseconds(5));
+  MemWriter out;
+  FanoutProgress counts(hosts.size(), 0.0, 0.0);
+  std::vector<std::string> lines;
+  const auto outcomes = fan_out(hosts, options, runner, out,
+                                [&](const HostOutcome& outcome, std::size_t, std::size_t) {
+                                  runner.merged();
+                                  for (auto& line : counts.finished(outcome, 1.0)) {
+                                    lines.push_back(std::move(line));
+                                  }
+                                });
+  ASSERT_EQ(outcomes.size(), 12u);
+  EXPECT_FALSE(outcomes[2].ok);
+  EXPECT_TRUE(contains(outcomes[2].error, "timed out: no answer within 0.3s")) << outcomes[2].error;
+  EXPECT_FALSE(contains(outcomes[2].error, "srun")) << "the reason, not the command line";
+  EXPECT_GE(outcomes[2].seconds, 0.3);
+  EXPECT_EQ(out.files.count("hosts/node03/0/captured_at"), 0u);
+  for (const auto& outcome : outcomes) {
+    if (outcome.host != "node03") {
+      EXPECT_TRUE(outcome.ok) << outcome.host << ": " << outcome.error;
+      EXPECT_EQ(out.files["hosts/" + outcome.host + "/0/sys/class/net/e0/mtu"],
+                outcome.host + "\n");
+    }
+  }
+  // The hung host held one slot; the other 11 went through the other three meanwhile.
+  EXPECT_EQ(counts.counts_line(), "11/12 hosts done, 1 failed, 0 pending (slowest so far node03 " +
+                                      fmt::format("{:.1f}", outcomes[2].seconds) + "s)");
+  EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
+                          [](const std::string& line) { return contains(line, "FAILED"); }),
+            1);
+  ASSERT_EQ(counts.left_out().size(), 1u);
+  EXPECT_TRUE(starts_with(counts.left_out()[0], "node03: timed out")) << counts.left_out()[0];
+}
+
+TEST(FanOut, OutputsAreMergedAsTheyCompleteNeverMoreThanParallelHeld) {
+  FanoutOptions options;
+  options.launcher = Launcher::Srun;
+  options.parallel = 4;
+  std::vector<std::string> hosts;
+  for (int i = 1; i <= 60; ++i) {
+    hosts.push_back(fmt::format("n{:03}", i));
+  }
+  // Launchers answer at once and the writer is slow: every worker ends up waiting on the merge.
+  CountingRunner runner({}, std::chrono::milliseconds(0));
+  SlowWriter out;
+  std::size_t runs_at_first_merge = 0;
+  const auto outcomes = fan_out(hosts, options, runner, out,
+                                [&](const HostOutcome& outcome, std::size_t done, std::size_t) {
+                                  EXPECT_TRUE(outcome.ok) << outcome.error;
+                                  if (done == 1) {
+                                    runs_at_first_merge = runner.runs();
+                                  }
+                                  runner.merged();
+                                });
+  EXPECT_EQ(runner.runs(), 60u);
+  EXPECT_LE(runner.alive_peak(), 4u) << "held outputs are bounded by --parallel, not the hosts";
+  EXPECT_GE(runner.alive_peak(), 2u) << "the workers did run side by side";
+  EXPECT_LE(runs_at_first_merge, 4u) << "the first host was merged before the rest were run";
+  EXPECT_EQ(out.inner.files.size(), 120u);
+}
+
+TEST(FanoutProgress, CountsAreRateLimitedAndAddUp) {
+  FanoutProgress counts(5, 100.0, 0.5);
+  const auto ok = [](const std::string& host, double seconds) {
+    HostOutcome outcome;
+    outcome.host = host;
+    outcome.ok = true;
+    outcome.seconds = seconds;
+    return outcome;
+  };
+  HostOutcome hung;
+  hung.host = "n4";
+  hung.error = "timed out: no answer within 9s, the launcher was killed";
+  hung.seconds = 9.0;
+  EXPECT_TRUE(counts.finished(ok("n1", 1.5), 100.2).empty()) << "within half a second";
+  EXPECT_EQ(
+      counts.finished(ok("n2", 2.5), 100.6),
+      (std::vector<std::string>{"2/5 hosts done, 0 failed, 3 pending (slowest so far n2 2.5s)"}));
+  EXPECT_TRUE(counts.finished(ok("n3", 0.5), 100.7).empty());
+  EXPECT_EQ(counts.finished(hung, 100.8),
+            (std::vector<std::string>{
+                "[4/5] n4: FAILED: timed out: no answer within 9s, the launcher was killed"}));
+  EXPECT_EQ(counts.pending(), 1u);
+  HostOutcome refused;
+  refused.host = "n5";
+  refused.error = "exit 255 (host unreachable or connection refused)";
+  refused.seconds = 0.1;
+  EXPECT_EQ(counts.finished(refused, 200.0).size(), 1u) << "the last counts line is the caller's";
+  EXPECT_EQ(counts.counts_line(), "3/5 hosts done, 2 failed, 0 pending (slowest so far n4 9.0s)");
+  EXPECT_EQ(counts.left_out(),
+            (std::vector<std::string>{"n4: timed out: no answer within 9s, the launcher was killed",
+                                      "n5: exit 255 (host unreachable or connection refused)"}));
+  EXPECT_EQ(counts.left_out(1),
+            (std::vector<std::string>{"n4: timed out: no answer within 9s, the launcher was killed",
+                                      "... and 1 more (see netdoctor_collect.log)"}));
 }
 
 }  // namespace
