@@ -204,21 +204,103 @@ std::optional<std::uint64_t> parse_hex(std::string_view s) {
   return value;
 }
 
-std::string printable(std::string_view s) {
+namespace {
+
+void append_escape(std::string& out, const char* prefix, unsigned value, int digits) {
+  constexpr const char* k_hex = "0123456789abcdef";
+  out += prefix;
+  for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4) {
+    out += k_hex[(value >> shift) & 0xf];
+  }
+}
+
+// The length of the valid UTF-8 sequence at the start of `s` (shortest form, no surrogates,
+// at most U+10FFFF) and its code point; 0 when `s` does not start with one.
+std::size_t utf8_sequence(std::string_view s, char32_t& code_point) {
+  const auto lead = static_cast<unsigned char>(s[0]);
+  std::size_t length = 0;
+  char32_t min = 0;
+  if (lead >= 0xc2 && lead <= 0xdf) {
+    length = 2;
+    code_point = lead & 0x1f;
+    min = 0x80;
+  } else if (lead >= 0xe0 && lead <= 0xef) {
+    length = 3;
+    code_point = lead & 0x0f;
+    min = 0x800;
+  } else if (lead >= 0xf0 && lead <= 0xf4) {
+    length = 4;
+    code_point = lead & 0x07;
+    min = 0x10000;
+  } else {
+    return 0;
+  }
+  if (s.size() < length) {
+    return 0;
+  }
+  for (std::size_t i = 1; i < length; ++i) {
+    const auto byte = static_cast<unsigned char>(s[i]);
+    if ((byte & 0xc0) != 0x80) {
+      return 0;
+    }
+    code_point = (code_point << 6) | (byte & 0x3f);
+  }
+  const bool surrogate = code_point >= 0xd800 && code_point <= 0xdfff;
+  return code_point < min || surrogate || code_point > 0x10ffff ? 0 : length;
+}
+
+bool is_c1_or_bidi(char32_t code_point) {
+  return (code_point >= 0x80 && code_point <= 0x9f) ||
+         (code_point >= 0x202a && code_point <= 0x202e) ||
+         (code_point >= 0x2066 && code_point <= 0x2069);
+}
+
+std::string escape_controls(std::string_view s, bool keep_line_breaks) {
   std::string out;
   out.reserve(s.size());
-  for (char c : s) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte == 0x7f) {
-      constexpr const char* k_hex = "0123456789abcdef";
-      out += "\\x";
-      out += k_hex[byte >> 4];
-      out += k_hex[byte & 0xf];
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto byte = static_cast<unsigned char>(s[i]);
+    if (byte < 0x80) {
+      const bool kept = keep_line_breaks && (byte == '\n' || byte == '\t');
+      if ((byte < 0x20 || byte == 0x7f) && !kept) {
+        append_escape(out, "\\x", byte, 2);
+      } else {
+        out += s[i];
+      }
+      ++i;
+      continue;
+    }
+    char32_t code_point = 0;
+    const std::size_t length = utf8_sequence(s.substr(i), code_point);
+    if (length == 0) {
+      // Not UTF-8: a raw 8-bit C1 control is escaped, any other stray byte kept.
+      if (byte <= 0x9f) {
+        append_escape(out, "\\x", byte, 2);
+      } else {
+        out += s[i];
+      }
+      ++i;
     } else {
-      out += c;
+      if (is_c1_or_bidi(code_point)) {
+        append_escape(out, "\\u", static_cast<unsigned>(code_point), 4);
+      } else {
+        out.append(s, i, length);
+      }
+      i += length;
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::string printable(std::string_view s) {
+  return escape_controls(s, false);
+}
+
+std::string terminal_text(std::string_view s) {
+  return escape_controls(s, true);
 }
 
 std::string markdown_cell(std::string_view s, CellControls controls) {
@@ -251,6 +333,71 @@ std::string markdown_text(std::string_view s) {
     escaped += c;
   }
   return markdown_cell(escaped);
+}
+
+namespace {
+
+// The length of the run of backticks starting at `pos`.
+std::size_t backtick_run(std::string_view s, std::size_t pos) {
+  std::size_t end = pos;
+  while (end < s.size() && s[end] == '`') {
+    ++end;
+  }
+  return end - pos;
+}
+
+// Where the next run of exactly `length` backticks starts at or after `from`; npos if none.
+std::size_t closing_run(std::string_view s, std::size_t from, std::size_t length) {
+  for (std::size_t pos = s.find('`', from); pos != std::string_view::npos;) {
+    const std::size_t run = backtick_run(s, pos);
+    if (run == length) {
+      return pos;
+    }
+    pos = s.find('`', pos + run);
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+std::string markdown_code(std::string_view s) {
+  std::string content;
+  content.reserve(s.size());
+  for (char c : s) {
+    content += c == '\n' || c == '\r' ? ' ' : c;
+  }
+  content = printable(content);
+  std::size_t longest = 0;
+  for (std::size_t pos = 0; pos < content.size(); ++pos) {
+    const std::size_t run = backtick_run(content, pos);
+    longest = std::max(longest, run);
+    pos += run;
+  }
+  const std::string fence(longest + 1, '`');
+  const bool pad = !content.empty() && (content.front() == '`' || content.back() == '`');
+  const std::string space = pad ? " " : "";
+  return fence + space + content + space + fence;
+}
+
+std::string markdown_with_code(std::string_view s) {
+  std::string out;
+  std::size_t text_start = 0;
+  std::size_t pos = s.find('`');
+  while (pos != std::string_view::npos) {
+    const std::size_t run = backtick_run(s, pos);
+    const std::size_t close = closing_run(s, pos + run, run);
+    if (close == std::string_view::npos) {
+      // An opener without its closer is literal text (markdown_text escapes each backtick).
+      pos = s.find('`', pos + run);
+      continue;
+    }
+    out += markdown_text(s.substr(text_start, pos - text_start));
+    out += markdown_code(s.substr(pos + run, close - pos - run));
+    text_start = close + run;
+    pos = s.find('`', text_start);
+  }
+  out += markdown_text(s.substr(text_start));
+  return out;
 }
 
 std::string shell_quote(std::string_view word, std::string_view plain_punctuation) {

@@ -14,6 +14,7 @@
 #include "cli/command.h"
 #include "cli/number_checks.h"
 #include "cli/store_glue.h"
+#include "cli/terminal_stream.h"
 #include "model/loader.h"
 #include "store/baseline_check.h"
 #include "store/time_format.h"
@@ -150,6 +151,7 @@ void print_runs(Context& context, const std::vector<store::PerfRun>& runs,
     context.out << json_text(rows, 2) << "\n";
     return;
   }
+  const TerminalTextScope text_only(context.out);  // pairs, devices and sources from bundles
   context.out << fmt::format("{:<24} {:<8} {:<12} {:>8} {:>14}  {:<20}  {}\n", "pair", "device",
                              "test", "bytes", "figure", "measured", "source");
   for (const store::PerfRun& run : runs) {
@@ -307,6 +309,7 @@ void run_check(Context& context, const BaselineOptions& options) {
     context.out << json_text(out, 2) << "\n";
     return;
   }
+  const TerminalTextScope text_only(context.out);  // pairs, devices and paths from the bundle
   if (comparisons->empty()) {
     context.out << "no perftest/ runs in " << options.bundle << " to check\n";
     return;

@@ -9,6 +9,7 @@
 #include "base/json_text.h"
 #include "cli/command.h"
 #include "cli/store_glue.h"
+#include "cli/terminal_stream.h"
 #include "engine/pipeline.h"
 #include "engine/render.h"
 #include "store/change_verdict.h"
@@ -176,6 +177,7 @@ void run_list(Context& context, const ChangeOptions& options) {
     context.out << json_text(rows, 2) << "\n";
     return;
   }
+  const TerminalTextScope text_only(context.out);  // entities and values name bundle things
   if (all->empty()) {
     context.out << "no changes recorded\n";
     return;

@@ -13,6 +13,7 @@
 #include "base/strings.h"
 #include "cli/command.h"
 #include "cli/store_glue.h"
+#include "cli/terminal_stream.h"
 #include "report/html_report.h"
 #include "report/map_json.h"
 #include "report/map_svg.h"
@@ -79,6 +80,7 @@ void run_list(Context& context, const IncidentOptions& options) {
     return fail(context, all.error());
   }
   nlohmann::json rows = nlohmann::json::array();
+  const TerminalTextScope text_only(context.out, options.format != "json");
   if (options.format == "text") {
     context.out << fmt::format("{:>4}  {:<6}  {:<20}  {:<20}  {:<28}  {}\n", "id", "status",
                                "opened", "symptom", "top cause", "changes");
@@ -128,6 +130,7 @@ void run_show(Context& context, const IncidentOptions& options) {
     context.out << json_text(store::render_postmortem_json(*data), 2) << "\n";
     return;
   }
+  const TerminalTextScope text_only(context.out);  // names, scope and summaries from bundles
   const store::Incident& incident = data->incident;
   context.out << fmt::format("incident {}: {} ({})\n", incident.id, incident.symptom,
                              incident.closed() ? "closed" : "open");

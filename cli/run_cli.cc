@@ -6,6 +6,7 @@
 
 #include "base/strings.h"
 #include "cli/command.h"
+#include "cli/terminal_stream.h"
 
 namespace netdoctor::cli {
 namespace {
@@ -57,6 +58,8 @@ SettingSources sources_from_args(const std::vector<std::string>& args) {
 }  // namespace
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  // Error lines echo paths, host names and file contents: none reaches the terminal as escapes.
+  const TerminalTextScope err_text(err);
   auto thresholds = builtin_threshold_specs();
   if (!thresholds.ok()) {
     err << "netdoctor: knowledge base: " << thresholds.error().describe() << "\n";

@@ -44,8 +44,8 @@ std::vector<std::string> FanoutProgress::left_out(std::size_t max_named) const {
     lines.push_back(fmt::format("{}: {}", m_failed[i].first, m_failed[i].second));
   }
   if (m_failed.size() > max_named) {
-    lines.push_back(fmt::format("... and {} more (see {})", m_failed.size() - max_named,
-                                k_collect_log));
+    lines.push_back(
+        fmt::format("... and {} more (see {})", m_failed.size() - max_named, k_collect_log));
   }
   return lines;
 }

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "base/strings.h"
 #include "engine/render.h"
 
 namespace netdoctor::engine {
@@ -85,7 +86,9 @@ std::string render_text(const Diagnosis& diagnosis, const RenderOptions& options
                          move.signal, move.why);
     }
   }
-  return out;
+  // Names, summaries and paths came from bundles written elsewhere: no control byte of theirs
+  // reaches the terminal.
+  return terminal_text(out);
 }
 
 }  // namespace netdoctor::engine

@@ -190,7 +190,8 @@ std::string inventory_text(const Fabric& fabric) {
     out += fmt::format("  {} [{}] {}\n", text_or_dash(problem.entity), problem.source,
                        problem.error.describe());
   }
-  return out;
+  // Host, NIC, switch and port names and the problems' paths come from the bundle.
+  return terminal_text(out);
 }
 
 }  // namespace netdoctor::model

@@ -38,14 +38,18 @@ void summary(std::string& out, const AnnotatedRunbook& annotated) {
     const auto& top = dx.causes.front();
     out += fmt::format(" - `{}` (confidence {:.2f})", top.id, top.confidence);
     if (!top.entities.empty()) {
-      out += fmt::format(" at `{}`", join(top.entities, "`, `"));
+      std::vector<std::string> culprits;
+      for (const auto& entity : top.entities) {
+        culprits.push_back(markdown_code(entity));
+      }
+      out += fmt::format(" at {}", join(culprits, ", "));
     }
   }
   out += "\n\n";
   auto deciding = deciding_evidence(dx);
   if (deciding && !deciding->value && !deciding->fleet_normal) {
     out += fmt::format("**Deciding finding** (`{}` / `{}`): {}\n\n", deciding->probe,
-                       deciding->signal, deciding->summary);
+                       deciding->signal, markdown_text(deciding->summary));
   } else if (deciding) {
     out += "| Deciding probe | Signal | Culprit's value | Fleet's normal |\n";
     out += "|---|---|---|---|\n";
@@ -63,7 +67,7 @@ void summary(std::string& out, const AnnotatedRunbook& annotated) {
   if (!dx.data_problems.empty()) {
     out += "\nData problems:\n\n";
     for (const auto& problem : dx.data_problems) {
-      out += fmt::format("- {}\n", problem);
+      out += fmt::format("- {}\n", markdown_text(problem));
     }
   }
 }
@@ -73,7 +77,7 @@ void annotation(std::string& out, const StepAnnotation& note) {
   if (note.run_order) {
     out += fmt::format(" (ran #{} in the engine's order)", *note.run_order);
   } else if (!note.reason.empty()) {
-    out += fmt::format(" ({}: {})", note.status, note.reason);
+    out += fmt::format(" ({}: {})", note.status, markdown_text(note.reason));
   }
   out += "\n\n";
   if (!note.evidence.empty()) {
@@ -83,8 +87,7 @@ void annotation(std::string& out, const StepAnnotation& note) {
       out += fmt::format("| {} | `{}` | `{}` | {:+.2f} | {} | {} | {} |\n",
                          e.deciding ? "**deciding**" : (e.weight > 0.0 ? "found" : "also"),
                          e.signal, e.cause, e.weight, format_figure(e.value, e.unit),
-                         format_figure(e.fleet_normal, e.unit),
-                         markdown_cell(e.summary, CellControls::Verbatim));
+                         format_figure(e.fleet_normal, e.unit), markdown_text(e.summary));
     }
     out += "\n";
   }
@@ -97,12 +100,12 @@ void annotation(std::string& out, const StepAnnotation& note) {
     out += "\n";
   }
   for (const auto& c : note.checked) {
-    out += fmt::format("- checked: {}\n", c);
+    out += fmt::format("- checked: {}\n", markdown_text(c));
   }
   if (!note.culprit_commands.empty()) {
     out += "\nOn the culprit:\n\n```sh\n";
     for (const auto& c : note.culprit_commands) {
-      out += c + "\n";
+      out += printable(c) + "\n";  // one line each: a name cannot close the fence
     }
     out += "```\n";
   }

@@ -137,12 +137,14 @@ std::string render(const Runbook& book, const AnnotatedRunbook* annotated) {
 
 }  // namespace
 
+// An annotated runbook carries a diagnosis's names and summaries: no control byte of a bundle
+// reaches the terminal.
 std::string render_text(const Runbook& runbook) {
-  return render(runbook, nullptr);
+  return terminal_text(render(runbook, nullptr));
 }
 
 std::string render_text(const AnnotatedRunbook& annotated) {
-  return render(annotated.runbook, &annotated);
+  return terminal_text(render(annotated.runbook, &annotated));
 }
 
 }  // namespace netdoctor::runbook

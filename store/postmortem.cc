@@ -489,7 +489,7 @@ std::string render_postmortem_markdown(const PostmortemData& data) {
 
   md += "## Summary\n\n";
   md += incident.summary.empty() ? "No summary yet: the incident is still open.\n\n"
-                                 : incident.summary + "\n\n";
+                                 : markdown_text(incident.summary) + "\n\n";
   md +=
       fmt::format("- Status: {}\n", incident.closed() ? "closed " + iso8601_utc(*incident.closed_at)
                                                       : std::string("open"));
@@ -502,7 +502,7 @@ std::string render_postmortem_markdown(const PostmortemData& data) {
   if (const DiagnosisRecord* first = first_diagnosis(data); first && first->top_cause()) {
     md += "- Measured at the start:\n";
     for (const EvidenceRow& evidence : first->top_cause()->evidence) {
-      md += fmt::format("  - {}\n", evidence_line(evidence));
+      md += fmt::format("  - {}\n", markdown_text(evidence_line(evidence)));
     }
   }
   md += "\n## Timeline\n\n| time (UTC) | event |\n|---|---|\n";
@@ -518,14 +518,18 @@ std::string render_postmortem_markdown(const PostmortemData& data) {
     md += fmt::format(
         "**{}**{}: {}.\n", root.id,
         root.row != nullptr && !root.row->title.empty() ? " - " + root.row->title : std::string(),
-        root.how);
+        markdown_text(root.how));
     if (root.row != nullptr) {
       if (!root.row->entities.empty()) {
-        md += fmt::format("\nWhere: {}\n", fmt::join(root.row->entities, ", "));
+        std::vector<std::string> where;
+        for (const std::string& entity : root.row->entities) {
+          where.push_back(markdown_code(entity));
+        }
+        md += fmt::format("\nWhere: {}\n", fmt::join(where, ", "));
       }
       md += "\nEvidence that decided it:\n\n";
       for (const EvidenceRow& evidence : root.row->evidence) {
-        md += fmt::format("- {}\n", evidence_line(evidence));
+        md += fmt::format("- {}\n", markdown_text(evidence_line(evidence)));
       }
     }
   }
@@ -537,18 +541,20 @@ std::string render_postmortem_markdown(const PostmortemData& data) {
     md += "No change was recorded.\n";
   }
   for (const Change& change : data.changes) {
-    md += fmt::format("### Change #{}: {} {} {} -> {}\n\n", change.id, change.entity,
-                      change.variable, change.from, change.to);
+    // Entities, values and notes name bundle things or were typed by a person: text only.
+    md += fmt::format("### Change #{}: {} {} {} -> {}\n\n", change.id, markdown_text(change.entity),
+                      markdown_text(change.variable), markdown_text(change.from),
+                      markdown_text(change.to));
     md += fmt::format("- Recorded: {}\n", iso8601_utc(change.recorded_at));
     if (!change.why.empty()) {
-      md += fmt::format("- Why: {}\n", change.why);
+      md += fmt::format("- Why: {}\n", markdown_text(change.why));
     }
     if (!change.forced_note.empty()) {
-      md += fmt::format("- Note: {}\n", change.forced_note);
+      md += fmt::format("- Note: {}\n", markdown_text(change.forced_note));
     }
     if (change.verdict && change.verified_at) {
       md += fmt::format("- Verdict: **{}** (verified {} on {})\n", to_string(*change.verdict),
-                        iso8601_utc(*change.verified_at), change.verify_source);
+                        iso8601_utc(*change.verified_at), markdown_text(change.verify_source));
     } else {
       md += "- Verdict: not verified\n";
     }
@@ -560,7 +566,8 @@ std::string render_postmortem_markdown(const PostmortemData& data) {
       for (const Figure& figure : change.figures) {
         auto move = relative_improvement(figure);
         md += fmt::format(
-            "| {} | {} | {} | {} |\n", figure.label, number(figure.before, figure.unit),
+            "| {} | {} | {} | {} |\n", markdown_text(figure.label),
+            number(figure.before, figure.unit),
             figure.after ? number(figure.after, figure.unit) : std::string("no longer found"),
             move ? fmt::format("{:+.1f} % better", *move * 100.0) : "-");
       }
@@ -573,10 +580,10 @@ std::string render_postmortem_markdown(const PostmortemData& data) {
   for (const Change& change : data.changes) {
     if (change.rolled_back_at) {
       any_rollback = true;
-      md += fmt::format(
-          "- change #{} ({} {}), undone with: `netdoctor change record --incident {} "
-          "{}`\n",
-          change.id, change.entity, change.variable, incident.id, reverse_change_arguments(change));
+      md += fmt::format("- change #{} ({} {}), undone with: {}\n", change.id,
+                        markdown_text(change.entity), markdown_text(change.variable),
+                        markdown_code(fmt::format("netdoctor change record --incident {} {}",
+                                                  incident.id, reverse_change_arguments(change))));
     }
   }
   if (!any_rollback) {
@@ -601,7 +608,7 @@ std::string render_postmortem_markdown(const PostmortemData& data) {
     md += "None.\n";
   }
   for (const std::string& item : items) {
-    md += fmt::format("- [ ] {}\n", item);
+    md += fmt::format("- [ ] {}\n", markdown_with_code(item));  // kb remediation keeps its code
   }
   return md;
 }

@@ -70,7 +70,7 @@ std::string render_text(const SweepReport& report) {
     out += fmt::format("  ... and {} more ok runs (--format json lists every run)\n",
                        listed.ok_unlisted);
   }
-  return out;
+  return terminal_text(out);  // the fields are printable() already; this is the backstop
 }
 
 }  // namespace netdoctor::sweep

@@ -68,5 +68,93 @@ TEST(MarkdownCell, VerbatimTouchesOnlyPipesAndNewlines) {
   EXPECT_EQ(markdown_cell("tab\there\x1b", CellControls::Verbatim), "tab\there\x1b");
 }
 
+TEST(Printable, C0AndDelAreShownAsBytes) {
+  EXPECT_EQ(printable("evil\x1b]0;pwned\x07"), "evil\\x1b]0;pwned\\x07");
+  EXPECT_EQ(printable("two\nlines\tand\rcr"), "two\\x0alines\\x09and\\x0dcr");
+  EXPECT_EQ(printable("del\x7f"), "del\\x7f");
+  EXPECT_EQ(printable("plain node07/mlx5_0 <b>|`"), "plain node07/mlx5_0 <b>|`");
+}
+
+TEST(Printable, C1ControlsAndBidiControlsAreShownAsCodePoints) {
+  EXPECT_EQ(printable("\xc2\x9b"
+                      "31m"),
+            "\\u009b31m");  // U+009B, the 8-bit CSI
+  EXPECT_EQ(printable("a\xc2\x80z\xc2\x9f"), "a\\u0080z\\u009f");
+  EXPECT_EQ(printable("admin\xe2\x80\xae"
+                      "gnp.exe"),
+            "admin\\u202egnp.exe");  // RLO
+  EXPECT_EQ(printable("\xe2\x80\xaa\xe2\x80\xad\xe2\x81\xa6\xe2\x81\xa9"),
+            "\\u202a\\u202d\\u2066\\u2069");
+}
+
+TEST(Printable, OrdinaryUtf8IsKept) {
+  EXPECT_EQ(printable("caf\xc3\xa9"), "caf\xc3\xa9");
+  EXPECT_EQ(printable("\xc2\xa0nbsp"), "\xc2\xa0nbsp");  // U+00A0, just past C1
+  EXPECT_EQ(printable("\xe2\x80\xa9\xe2\x80\xaf"), "\xe2\x80\xa9\xe2\x80\xaf");  // 2029, 202F
+  EXPECT_EQ(printable("\xe2\x81\xa5\xe2\x81\xaa"), "\xe2\x81\xa5\xe2\x81\xaa");  // 2065, 206A
+  EXPECT_EQ(printable("\xe2\x80\x94 \xf0\x9f\x98\x80"), "\xe2\x80\x94 \xf0\x9f\x98\x80");
+}
+
+TEST(Printable, RawEightBitControlsOutsideUtf8AreShownAsBytes) {
+  EXPECT_EQ(printable("\x9b"
+                      "31m"),
+            "\\x9b31m");                                  // a lone 8-bit CSI
+  EXPECT_EQ(printable("\xc2"), "\xc2");                   // truncated lead: not a control
+  EXPECT_EQ(printable("\xc2\x1b"), "\xc2\\x1b");          // lead then ESC
+  EXPECT_EQ(printable("\xc0\x9b"), "\xc0\\x9b");          // overlong: 0x9b stands alone
+  EXPECT_EQ(printable("\xe2\x80"), "\xe2\\x80");          // truncated bidi sequence
+  EXPECT_EQ(printable("\xed\xa0\x80"), "\xed\xa0\\x80");  // a surrogate is not UTF-8
+  EXPECT_EQ(printable("\xff\xfe"), "\xff\xfe");           // other stray bytes are kept
+}
+
+TEST(TerminalText, KeepsLineBreaksAndTabsEscapesTheRest) {
+  EXPECT_EQ(terminal_text("a\tb\nc\n"), "a\tb\nc\n");
+  EXPECT_EQ(terminal_text("red\x1b[31m\r\n"), "red\\x1b[31m\\x0d\n");
+  EXPECT_EQ(terminal_text("\xc2\x9b"
+                          "2J\x9b\xe2\x81\xa7"),
+            "\\u009b2J\\x9b\\u2067");
+  EXPECT_EQ(terminal_text("bell\a"), "bell\\x07");
+}
+
+TEST(MarkdownCell, C1AndBidiControlsAreShownNotSent) {
+  EXPECT_EQ(markdown_cell("x\xc2\x9b"
+                          "1m\xe2\x80\xae"),
+            "x\\u009b1m\\u202e");
+  EXPECT_EQ(markdown_text("x\xc2\x9b"
+                          "1m"),
+            "x\\u009b1m");
+}
+
+TEST(MarkdownCode, TheFenceOutgrowsEveryBacktickRunInside) {
+  EXPECT_EQ(markdown_code("node07/mlx5_0"), "`node07/mlx5_0`");
+  EXPECT_EQ(markdown_code("a`b"), "``a`b``");
+  EXPECT_EQ(markdown_code("a``b`c"), "```a``b`c```");
+  EXPECT_EQ(markdown_code("`x"), "`` `x ``");
+  EXPECT_EQ(markdown_code("x`"), "`` x` ``");
+  EXPECT_EQ(markdown_code("two\nlines\x1b[0m"), "`two lines\\x1b[0m`");
+}
+
+TEST(MarkdownWithCode, KbCodeSpansStayAndTheRestIsText) {
+  EXPECT_EQ(markdown_with_code("On node07: `sudo chronyc makestep`, then fix it."),
+            "On node07: `sudo chronyc makestep`, then fix it.");
+  EXPECT_EQ(markdown_with_code("raise <ip> of [port]_x"), "raise \\<ip> of \\[port\\]\\_x");
+  EXPECT_EQ(markdown_with_code("``a`b`` and `c`"), "``a`b`` and `c`");
+  EXPECT_EQ(markdown_with_code("one ` alone"), "one \\` alone");
+  EXPECT_EQ(markdown_with_code("``"), "\\`\\`");
+}
+
+TEST(MarkdownWithCode, AFilledInNameCannotEscapeOrOpenASpan) {
+  // `show queue counters {port}` with the port named "a`<img src=x>`b" splits into two code
+  // spans around text, whose '<' is escaped: no raw HTML.
+  EXPECT_EQ(markdown_with_code("`show queue counters a`<img src=x>`b`"),
+            "`show queue counters a`\\<img src=x>`b`");
+  // Outside a span, a name's brackets and '<' are escaped, a backtick pair becomes code.
+  EXPECT_EQ(markdown_with_code("On a|b](javascript:alert(1)): reboot"),
+            "On a\\|b\\](javascript:alert(1)): reboot");
+  EXPECT_EQ(markdown_with_code("On x`[y](z)`: go"), "On x`[y](z)`: go");
+  EXPECT_EQ(markdown_with_code("On \x1b]0;t\x07: `ip -d link`"),
+            "On \\x1b\\]0;t\\x07: `ip -d link`");
+}
+
 }  // namespace
 }  // namespace netdoctor

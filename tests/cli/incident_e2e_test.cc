@@ -80,7 +80,7 @@ void change_verify_export(const std::string& db, const std::string& incident) {
   for (const char* expected :
        {"## Timeline", "diagnosis #", "change #1 recorded", "change #1 verified on",
         "verification run", "**pfc-storm**", "confirmed by change #1", "## Changes",
-        "ecn_min_threshold 150KB -> 50KB", "**improved**", "| figure | before | after |"}) {
+        "ecn\\_min\\_threshold 150KB -> 50KB", "**improved**", "| figure | before | after |"}) {
     EXPECT_TRUE(has(md, expected)) << expected << "\n" << md;
   }
 }

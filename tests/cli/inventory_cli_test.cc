@@ -85,5 +85,20 @@ TEST(InventoryCli, MissingBundleFailsNamingThePath) {
   EXPECT_EQ(run.out, "");  // no half-written JSON on failure
 }
 
+// Issue 19: an error line echoes the path it was given; its escapes reach stderr as text.
+TEST(InventoryCli, ErrorLinesShowControlBytesInsteadOfSendingThem) {
+  const std::string path =
+      "/nonexistent/evil\x1b]0;pwned\x07\x1b[31m\xc2\x9b"
+      "2J\x9b\xe2\x80\xae";
+  auto run = inventory({"--bundle", path});
+  EXPECT_NE(run.exit_code, 0);
+  EXPECT_EQ(run.err.find('\x1b'), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find('\x07'), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find('\x9b'), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find("\xe2\x80\xae"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("evil\\x1b]0;pwned\\x07\\x1b[31m\\u009b2J\\x9b\\u202e"), std::string::npos)
+      << run.err;
+}
+
 }  // namespace
 }  // namespace netdoctor::cli

@@ -165,8 +165,9 @@ TEST_F(StoreCli, ExportMarkdownHasTheChangeItsVerdictAndTheRollback) {
   std::string md = read_text(file);
   for (const char* expected :
        {"# Postmortem: incident 1 (slowdown)", "ECN threshold lowered on leaf2",
-        "ecn_min_threshold 150KB -> 50KB", "**improved**", "41000 /s", "150 /s", "## Rolled back",
-        "--var pfc_priorities --from 3 --to 3,4", "## Timeline", "## Follow-ups"}) {
+        "ecn\\_min\\_threshold 150KB -> 50KB", "**improved**", "41000 /s", "150 /s",
+        "## Rolled back", "--var pfc_priorities --from 3 --to 3,4", "## Timeline",
+        "## Follow-ups"}) {
     EXPECT_TRUE(has(md, expected)) << expected << "\n" << md;
   }
   CliRun json = netdoctor({"incident", "export", m_incident, "--format", "json", "--db", m_db});

@@ -137,7 +137,7 @@ TEST_F(StoreIncident, PostmortemHasTimelineFiguresVerdictsAndRollbacks) {
   for (const char* expected :
        {"## Summary", "ECN threshold lowered", "## Impact", "41000 frames/s", "## Timeline",
         "2025-12-02T08:00:00Z", "## Root cause", "**pfc-storm**", "confirmed by change #",
-        "## Changes", "ecn_min_threshold 150KB -> 50KB", "**improved**", "no longer found",
+        "## Changes", "ecn\\_min\\_threshold 150KB -> 50KB", "**improved**", "no longer found",
         "## Rolled back", "--var pfc_priorities --from 3 --to 3,4", "## Follow-ups"}) {
     EXPECT_NE(md.find(expected), std::string::npos) << expected << "\n" << md;
   }
@@ -154,6 +154,51 @@ TEST_F(StoreIncident, PostmortemHasTimelineFiguresVerdictsAndRollbacks) {
   EXPECT_TRUE(json["changes"][1]["figures"][0]["after"].is_null());
   ASSERT_EQ(json["rolled_back"].size(), 1u);
   EXPECT_GE(json["timeline"].size(), 6u);
+}
+
+// Issue 19: the export names what the bundle named. A host with HTML, a Markdown link, a pipe,
+// a backtick and terminal escapes reads as text in every section that shows it.
+TEST_F(StoreIncident, PostmortemShowsHostileNamesAsText) {
+  const std::string evil = "n<img src=x onerror=alert(1)>|a](javascript:alert(1))`\x1b[31m\xc2\x9b";
+  IncidentRepository incidents(*m_db);
+  ChangeRepository changes(*m_db);
+  DiagnosisRecord record = pfc_storm_diagnosis(1'764'662'400.0);
+  record.causes.front().entities = {"nic:" + evil + "/mlx5_2"};
+  record.causes.front().evidence.front().summary = evil + "/mlx5_2 sends 41k pause frames/s";
+  record.causes.front().remediation = {"Drain " + evil + " (`ethtool -S " + evil + "`)"};
+  auto diag = incidents.add_diagnosis(record);
+  ASSERT_TRUE(diag.ok());
+  NewChange change{diag->incident_id,
+                   "nic:" + evil + "/mlx5_2",
+                   "pfc_priorities",
+                   "3,4",
+                   "3",
+                   "storage on 4",
+                   1'764'662'500.0,
+                   false};
+  auto stored = changes.record(change);
+  ASSERT_TRUE(stored.ok());
+  ASSERT_TRUE(changes.rollback(stored->id, 1'764'662'600.0).ok());
+  auto data = load_postmortem(*m_db, diag->incident_id);
+  ASSERT_TRUE(data.ok());
+  const std::string md = render_postmortem_markdown(*data);
+  EXPECT_EQ(md.find('\x1b'), std::string::npos) << md;
+  EXPECT_EQ(md.find("\xc2\x9b"), std::string::npos) << md;
+  // Outside code spans every '<' and "](" of the name is escaped; the rest is in code spans,
+  // whose fences are longer than the name's backtick ("``" here).
+  for (std::size_t at = md.find("<img"); at != std::string::npos; at = md.find("<img", at + 1)) {
+    const bool escaped = at > 0 && md[at - 1] == '\\';
+    const std::size_t line = md.rfind('\n', at);
+    const bool in_code = md.find("``", line == std::string::npos ? 0 : line) < at;
+    EXPECT_TRUE(escaped || in_code) << md.substr(line, md.find('\n', at) - line);
+  }
+  EXPECT_NE(md.find("\\<img src=x onerror=alert(1)>\\|a\\](javascript:alert(1))\\`\\x1b\\[31m"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("Where: ``nic:n<img src=x onerror=alert(1)>|a](javascript:alert(1))`"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("undone with: ``netdoctor change record"), std::string::npos) << md;
 }
 
 TEST(ReverseChange, SwapsFromAndToQuotingOnlyWhatTheShellNeeds) {

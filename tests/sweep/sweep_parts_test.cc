@@ -133,7 +133,10 @@ SweepReport hostile_report() {
   SweepRun run;
   run.round = 1;
   run.test = "ib_write_bw";
-  run.client = "node<script>|x";
+  run.client =
+      "node<script>|x\xc2\x9b"
+      "31m\x9b"
+      "2J\xe2\x80\xae\x1b]0;t\x07";
   run.server = "n2";
   run.device = "mlx5_0";
   run.gbps = 200.0;
@@ -154,13 +157,19 @@ TEST(SweepRender, MarkdownKeepsHostileNamesInert) {
   EXPECT_EQ(md.find("[a](http"), std::string::npos) << md;
   EXPECT_EQ(md.find("**bold**"), std::string::npos) << md;
   EXPECT_EQ(md.find('\x1b'), std::string::npos);
+  EXPECT_EQ(md.find('\x9b'), std::string::npos);
+  EXPECT_EQ(md.find("\xe2\x80\xae"), std::string::npos);
   EXPECT_NE(md.find("| slow |"), std::string::npos) << md;
 }
 
 TEST(SweepRender, TextKeepsControlBytesOffTheTerminal) {
   const std::string text = render_text(hostile_report());
   EXPECT_EQ(text.find('\x1b'), std::string::npos);
+  EXPECT_EQ(text.find('\x07'), std::string::npos);
+  EXPECT_EQ(text.find('\x9b'), std::string::npos);  // neither U+009B nor a raw 8-bit CSI
+  EXPECT_EQ(text.find("\xe2\x80\xae"), std::string::npos);
   EXPECT_NE(text.find("\\x1b"), std::string::npos) << text;
+  EXPECT_NE(text.find("x\\u009b31m\\x9b2J\\u202e\\x1b]0;t\\x07"), std::string::npos) << text;
 }
 
 TEST(SweepRender, JsonIsTheContract) {
