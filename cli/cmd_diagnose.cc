@@ -10,6 +10,7 @@
 #include <string>
 
 #include "base/interrupt_watch.h"
+#include "base/json_text.h"
 #include "base/strings.h"
 #include "cli/active_step.h"
 #include "cli/command.h"
@@ -234,13 +235,13 @@ void run_diagnose(const DiagnoseArgs& args, Context& context) {
       context.err << "netdoctor diagnose: warning: not recorded in the incident store: "
                   << store_error << "\n";
     } else {
-      auto json_text = engine::render_json(diagnosis->diagnosis, render);
+      auto diagnosis_json = engine::render_json(diagnosis->diagnosis, render);
       std::optional<std::string> map_json;
       if (diagnosis->map) {
-        map_json = report::map_to_json(*diagnosis->map).dump();
+        map_json = json_text(report::map_to_json(*diagnosis->map));
       }
-      auto id = record_diagnosis(*store, args.incident, diagnosis->diagnosis, source, json_text,
-                                 map_json);
+      auto id = record_diagnosis(*store, args.incident, diagnosis->diagnosis, source,
+                                 diagnosis_json, map_json);
       if (!id.ok()) {
         context.err << "netdoctor diagnose: warning: not recorded in the incident store: "
                     << id.error().describe() << "\n";

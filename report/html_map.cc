@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "base/json_text.h"
 #include "report/colour_scale.h"
 #include "report/html_report.h"
 #include "report/html_text.h"
@@ -122,7 +123,7 @@ std::string render_map_section(const FabricMap& map) {
                                 {"no_data", std::string(k_no_data_colour)},
                                 {"selected", map.selected}};
   out += fmt::format(R"(<script type="application/json" id="map-metrics">{}</script>)",
-                     script_json(scale.dump()));
+                     script_json(json_text(scale)));
   out += text_alternative(map);
   return out + "</section>\n";
 }

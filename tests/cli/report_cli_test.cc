@@ -191,4 +191,35 @@ TEST(ReportCli, ADamagedStoredMapStillExportsSayingItIsUnreadable) {
 }
 
 }  // namespace
+// A host directory whose name is not UTF-8 (a bundle written on another machine, or damaged):
+// the diagnosis is still recorded with its map and exported, the bytes replaced, never a failure.
+TEST(ReportCli, AHostNameThatIsNotUtf8IsRecordedAndExported) {
+  const std::string dir = make_temp_dir("report-cli-bad-utf8");
+  const std::string bundle = dir + "/bundle";
+  auto sim =
+      netdoctor({"sim", "--hosts", "4", "--nics", "2", "--fault", "pfc-storm", "--out", bundle});
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  const std::filesystem::path hosts = std::filesystem::path(bundle) / "hosts";
+  const auto first = std::filesystem::directory_iterator(hosts)->path();
+  std::filesystem::rename(first, first.string() + "\xff\xfe");
+  const std::string db = dir + "/nd.db";
+  auto diagnosed = netdoctor({"diagnose", "--symptom", "slowdown", "--bundle", bundle, "--db", db});
+  ASSERT_EQ(diagnosed.exit_code, 0) << diagnosed.err;
+  EXPECT_TRUE(has(diagnosed.err, "recorded as incident 1")) << diagnosed.err;
+  EXPECT_FALSE(has(diagnosed.err, "no fabric map")) << diagnosed.err;
+  auto json = netdoctor(
+      {"diagnose", "--symptom", "slowdown", "--bundle", bundle, "--format", "json", "--no-record"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_FALSE(nlohmann::json::parse(json.out, nullptr, false).is_discarded());
+  const std::string page = dir + "/incident.html";
+  auto exported =
+      netdoctor({"incident", "export", "1", "--db", db, "--format", "html", "-o", page});
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  const std::string html = read_text(page);
+  EXPECT_TRUE(has(html, "id=\"fabric-map\"")) << "the stored map was read back";
+  EXPECT_FALSE(has(html, "No map:"));
+  // The map was stored as JSON: the name's bad bytes came back as U+FFFD.
+  EXPECT_TRUE(has(html, "\xef\xbf\xbd"));
+}
+
 }  // namespace netdoctor::cli
