@@ -20,13 +20,12 @@ std::string figure_or_dash(const std::optional<double>& value) {
   return value ? figure_text(*value) : "-";
 }
 
-std::string figures_row(const MapCell& cell, const FabricMap& map, const char* role) {
+std::string figures_row(const MapCell& cell, const char* role) {
   std::string out = fmt::format("<tr><td>{}</td><td><code>{}</code></td><td>{}</td>", role,
                                 html_escape(cell.entity), html_escape(cell.detail));
   for (const auto& value : cell.values) {
     out += fmt::format("<td>{}</td>", figure_or_dash(value));
   }
-  (void)map;
   return out + "</tr>";
 }
 
@@ -42,13 +41,13 @@ std::string text_alternative(const FabricMap& map) {
   const auto cells = all_cells(map);
   for (const MapCell* cell : cells) {
     if (cell->culprit) {
-      out += figures_row(*cell, map, "culprit");
+      out += figures_row(*cell, "culprit");
     }
   }
   std::size_t victims = 0;
   for (const MapCell* cell : cells) {
     if (cell->victim && victims++ < 4 * k_listed_top) {
-      out += figures_row(*cell, map, "victim");
+      out += figures_row(*cell, "victim");
     }
   }
   if (map.selected < map.metrics.size()) {
@@ -65,7 +64,7 @@ std::string text_alternative(const FabricMap& map) {
                                std::abs(*b->values[map.selected]);
                       });
     for (std::size_t i = 0; i < n; ++i) {
-      out += figures_row(*ranked[i], map, "highest");
+      out += figures_row(*ranked[i], "highest");
     }
   }
   out += "</tbody></table>";

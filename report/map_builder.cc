@@ -373,7 +373,7 @@ std::optional<std::size_t> position_of(const FabricMap& map, MetricId id) {
   return std::nullopt;
 }
 
-// The cells a cause's entity names: a link marks both its ends.
+// The cells the causes' entities name: a link marks both its ends.
 void mark_culprits(FabricMap& map, const std::vector<std::string>& entities) {
   std::map<std::string, std::vector<MapCell*>, std::less<>> by_name;
   for (auto& panel : map.panels) {
@@ -484,11 +484,9 @@ Result<FabricMap> build_fabric_map(const model::Fabric& fabric, const engine::Di
   fleet_figures(map);
 
   for (const auto& cause : diagnosis.causes) {
-    mark_culprits(map, cause.entities);
-    for (const auto& entity : cause.entities) {
-      map.culprits.push_back(entity);
-    }
+    map.culprits.insert(map.culprits.end(), cause.entities.begin(), cause.entities.end());
   }
+  mark_culprits(map, map.culprits);  // one index of the cells for every cause
   std::optional<CauseView> view;
   if (!diagnosis.causes.empty()) {
     if (auto found = rules.causes.find(diagnosis.causes.front().id); found != rules.causes.end()) {
