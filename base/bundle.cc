@@ -225,7 +225,9 @@ void BundleBuilder::add_sos_folder() {
   }
   for (auto& [name, capture] : hosts) {
     std::sort(capture.samples.begin(), capture.samples.end(),
-              [](const MachineSample& a, const MachineSample& b) { return a.name < b.name; });
+              [](const MachineSample& a, const MachineSample& b) {
+                return natural_less(a.name, b.name);
+              });
     m_bundle.hosts.push_back(std::move(capture));
   }
 }
@@ -266,7 +268,9 @@ void BundleBuilder::add_machines(const std::string& dir, std::vector<MachineCapt
       }
     }
     std::sort(capture.samples.begin(), capture.samples.end(),
-              [](const MachineSample& a, const MachineSample& b) { return a.name < b.name; });
+              [](const MachineSample& a, const MachineSample& b) {
+                return natural_less(a.name, b.name);
+              });
     into.push_back(std::move(capture));
   }
 }
@@ -293,8 +297,9 @@ void BundleBuilder::add_fabric_samples() {
                      tree().display_path(sample_path)));
     }
   }
-  std::sort(m_bundle.fabric_samples.begin(), m_bundle.fabric_samples.end(),
-            [](const MachineSample& a, const MachineSample& b) { return a.name < b.name; });
+  std::sort(
+      m_bundle.fabric_samples.begin(), m_bundle.fabric_samples.end(),
+      [](const MachineSample& a, const MachineSample& b) { return natural_less(a.name, b.name); });
 }
 
 void BundleBuilder::add_perftests(const std::string& dir, bool baseline) {

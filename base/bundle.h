@@ -22,7 +22,7 @@ struct MachineSample {
 
 struct MachineCapture {
   std::string name;                    // host or switch name
-  std::vector<MachineSample> samples;  // sorted by name = time order
+  std::vector<MachineSample> samples;  // in natural name order (base/strings.h) = time order
 };
 
 struct PerftestFile {
@@ -39,7 +39,7 @@ struct Bundle {
   std::shared_ptr<const FileTree> tree;  // rooted at the bundle's root
   std::vector<MachineCapture> hosts;     // sorted by name
   std::vector<MachineCapture> switches;  // sorted by name
-  // fabric/<sample>/ (spec/bundle.md 1.1, InfiniBand fabric views), sorted by name = time
+  // fabric/<sample>/ (spec/bundle.md 1.1, InfiniBand fabric views), in natural name order = time
   // order; each a SampleSource over that subtree (captured_at, sos_commands/<group>/...).
   std::vector<MachineSample> fabric_samples;
   std::vector<PerftestFile> perftests;       // current runs, then baseline runs

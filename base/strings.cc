@@ -438,4 +438,50 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
+namespace {
+
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+}  // namespace
+
+bool natural_less(std::string_view a, std::string_view b) {
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (is_digit(a[i]) && is_digit(b[j])) {
+      const std::size_t a_start = i;
+      const std::size_t b_start = j;
+      while (i < a.size() && is_digit(a[i])) {
+        ++i;
+      }
+      while (j < b.size() && is_digit(b[j])) {
+        ++j;
+      }
+      // Compare the runs as numbers without parsing: skip leading zeros, then length, then bytes.
+      std::string_view x = a.substr(a_start, i - a_start);
+      std::string_view y = b.substr(b_start, j - b_start);
+      const std::string_view x_value = x.substr(std::min(x.find_first_not_of('0'), x.size()));
+      const std::string_view y_value = y.substr(std::min(y.find_first_not_of('0'), y.size()));
+      if (x_value.size() != y_value.size()) {
+        return x_value.size() < y_value.size();
+      }
+      if (x_value != y_value) {
+        return x_value < y_value;
+      }
+      continue;
+    }
+    if (a[i] != b[j]) {
+      return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]);
+    }
+    ++i;
+    ++j;
+  }
+  if (a.size() - i != b.size() - j) {
+    return a.size() - i < b.size() - j;
+  }
+  return a < b;  // equal as numbers ("s010", "s10"): bytes decide, so the order is total
+}
+
 }  // namespace netdoctor

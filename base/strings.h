@@ -27,6 +27,10 @@ bool ends_with(std::string_view s, std::string_view suffix);
 bool contains(std::string_view s, std::string_view part);
 std::string to_lower(std::string_view s);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
+// Name order with runs of digits compared as numbers: "2" < "10", "s9" < "s10", "s010" ==
+// "s10" broken by length then bytes, so the order is total. Sample directories sort this way
+// (spec/bundle.md: `0`, `1`, ... in time order, past 9 too).
+bool natural_less(std::string_view a, std::string_view b);
 
 // Whole-string numbers: no leading/trailing junk allowed (surrounding whitespace is).
 std::optional<std::uint64_t> parse_u64(std::string_view s);

@@ -46,8 +46,9 @@ std::string change_state(const store::Change& change) {
 
 std::string top_cause_text(const store::DiagnosisRecord& record) {
   if (const store::CauseRow* top = record.top_cause()) {
-    return fmt::format("{} {:.0f} %{}", top->id, top->confidence * 100.0,
-                       top->entities.empty() ? "" : " (" + top->entities.front() + ")");
+    return fmt::format("{} {:.0f} %{}{}", top->id, top->confidence * 100.0,
+                       top->entities.empty() ? "" : " (" + top->entities.front() + ")",
+                       top->onset.empty() ? "" : ", began " + top->onset);
   }
   return "-";
 }

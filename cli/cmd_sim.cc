@@ -30,6 +30,7 @@ struct SimOptions {
   std::string lldp_view = "json";
   std::size_t samples = 2;
   double interval = 30.0;
+  std::size_t onset = 0;
   std::vector<std::string> faults;
   std::uint64_t seed = 1;
   std::string symptom;
@@ -100,6 +101,7 @@ void run_sim(const SimOptions& options, Context& context) {
   config.hosts_per_leaf = options.hosts_per_leaf;
   config.samples = options.samples;
   config.interval_s = options.interval;
+  config.onset_interval = options.onset;
   config.seed = options.seed;
   config.symptom = options.symptom;
   config.name = options.name;
@@ -194,6 +196,9 @@ void add_sim_command(CLI::App& app, Context& context) {
                   "default) or text (lldpcli show neighbors)");
   sub->add_option("--samples", options->samples, "Samples per machine (default 2)");
   sub->add_option("--interval", options->interval, "Seconds between samples (default 30)");
+  sub->add_option("--onset", options->onset,
+                  "The interval K (between samples K-1 and K, from 1) in which the faults begin; "
+                  "default: before the capture");
   sub->add_option("--fault", options->faults,
                   "Fault id[:variant][@entity]; a cause id of spec/diagnosis.md or 'healthy'; at "
                   "most two (variants on InfiniBand: subnet-manager:no-sm|two-masters|stuck-ports, "

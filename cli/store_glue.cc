@@ -12,6 +12,7 @@
 #include "base/sample_source.h"
 #include "base/strings.h"
 #include "cli/settings.h"
+#include "engine/render.h"
 #include "model/loader.h"
 #include "store/map_repository.h"
 
@@ -93,6 +94,12 @@ store::DiagnosisRecord to_record(const engine::Diagnosis& diagnosis, std::string
     row.confidence = cause.confidence;
     row.entities = cause.entities;
     row.remediation = cause.remediation;
+    if (cause.onset) {
+      row.onset = engine::describe_onset(*cause.onset);
+      row.began_from = cause.onset->from;
+      row.began_to = cause.onset->to;
+      row.began_in_capture = !cause.onset->before_capture();
+    }
     for (const engine::EvidenceItem& item : cause.evidence) {
       row.evidence.push_back({item.probe, item.signal, item.summary, item.weight, item.value,
                               item.fleet_normal, item.unit});

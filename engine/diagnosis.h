@@ -2,6 +2,7 @@
 // contract), text for a person under pressure, or Markdown for a ticket.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,26 @@ struct NextChange {
   std::string verify;  // which probe / perftest to re-run and what value counts as fixed
 };
 
+// One interval of a long capture (three samples or more) as a cause's probes saw it.
+struct IntervalReading {
+  std::size_t interval = 0;  // 1-based: from sample interval-1 to sample interval
+  double from = 0.0;         // seconds since the epoch, the fleet's median clock
+  double to = 0.0;
+  bool shows = false;           // a probe's finding for the cause's entities holds here
+  std::optional<double> value;  // its deciding figure (a rate over this interval) when it shows
+  std::string unit;
+};
+
+// When a cause began: the first interval of the capture where it shows (engine/onset.h).
+struct Onset {
+  std::size_t interval = 0;   // 1-based; 1 = it was there from the capture's first interval
+  std::size_t intervals = 0;  // how many the capture has
+  double from = 0.0;          // when that interval began and ended
+  double to = 0.0;
+  bool before_capture() const { return interval == 1; }
+  std::vector<IntervalReading> timeline;  // every interval, in order
+};
+
 struct RankedCause {
   std::string id;  // spec cause id
   std::string title;
@@ -39,6 +60,7 @@ struct RankedCause {
   std::vector<EvidenceItem> evidence;
   std::vector<std::string> remediation;
   std::optional<NextChange> next_change;
+  std::optional<Onset> onset;  // captures of three samples or more, from the probes that count
 };
 
 struct ProbeRun {

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "engine/evidence.h"
+#include "engine/onset.h"
 #include "engine/planner.h"
 #include "engine/report_causes.h"
 #include "engine/scoring.h"
@@ -195,6 +196,7 @@ Diagnosis diagnose(const model::Fabric& fabric, const kb::Catalog& catalog,
   diagnosis.verdict = decide_verdict(inputs);
   if (diagnosis.verdict != Verdict::Healthy) {
     diagnosis.causes = std::move(reported.causes);
+    find_onsets(fabric, registry, options.probe_options, diagnosis.causes);
   }
   return diagnosis;
 }

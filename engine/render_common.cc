@@ -3,7 +3,9 @@
 #include <string_view>
 
 #include "base/strings.h"
+#include "base/time_format.h"
 #include "engine/render.h"
+#include "probes/probe_support.h"
 
 namespace netdoctor::engine {
 
@@ -37,6 +39,34 @@ std::string describe_evidence(const EvidenceItem& item) {
     }
   }
   return text;
+}
+
+std::string describe_onset(const Onset& onset) {
+  const std::string when = fmt::format("{} to {}", iso8601_utc(onset.from), iso8601_utc(onset.to));
+  if (onset.before_capture()) {
+    return fmt::format("before the capture: it shows from its first interval ({}) of {}", when,
+                       onset.intervals);
+  }
+  const std::size_t quiet = onset.interval - 1;
+  return fmt::format("in interval {} of {} ({}); not seen in the {} interval{} before it",
+                     onset.interval, onset.intervals, when, quiet, quiet == 1 ? "" : "s");
+}
+
+std::string describe_timeline(const Onset& onset) {
+  std::string text;
+  std::string unit;
+  for (const IntervalReading& reading : onset.timeline) {
+    text += text.empty() ? "" : " ";
+    if (!reading.shows) {
+      text += "-";
+    } else if (reading.value) {
+      text += probes::human(*reading.value);
+      unit = unit.empty() ? reading.unit : unit;
+    } else {
+      text += "shows";
+    }
+  }
+  return unit.empty() ? text : fmt::format("{} ({})", text, unit);
 }
 
 std::string headline(const Diagnosis& diagnosis) {

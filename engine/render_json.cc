@@ -1,4 +1,5 @@
 #include "base/json_text.h"
+#include "base/time_format.h"
 #include "engine/render.h"
 
 namespace netdoctor::engine {
@@ -21,6 +22,28 @@ nlohmann::json evidence_json(const EvidenceItem& item) {
   return out;
 }
 
+// Times as ISO-8601 UTC, as everywhere a person reads them.
+nlohmann::json onset_json(const Onset& onset) {
+  nlohmann::json out = {{"interval", onset.interval},
+                        {"intervals", onset.intervals},
+                        {"from", iso8601_utc(onset.from)},
+                        {"to", iso8601_utc(onset.to)},
+                        {"before_capture", onset.before_capture()}};
+  out["timeline"] = nlohmann::json::array();
+  for (const IntervalReading& reading : onset.timeline) {
+    nlohmann::json one = {{"interval", reading.interval},
+                          {"from", iso8601_utc(reading.from)},
+                          {"to", iso8601_utc(reading.to)},
+                          {"shows", reading.shows}};
+    if (reading.value) {
+      one["value"] = *reading.value;
+      one["unit"] = reading.unit;
+    }
+    out["timeline"].push_back(std::move(one));
+  }
+  return out;
+}
+
 nlohmann::json cause_json(const RankedCause& cause) {
   nlohmann::json out;
   out["id"] = cause.id;
@@ -37,6 +60,9 @@ nlohmann::json cause_json(const RankedCause& cause) {
     out["next_change"] = {{"entity", change.entity}, {"variable", change.variable},
                           {"from", change.from},     {"to", change.to},
                           {"action", change.action}, {"verify", change.verify}};
+  }
+  if (cause.onset) {
+    out["onset"] = onset_json(*cause.onset);
   }
   return out;
 }

@@ -26,6 +26,11 @@ void append_cause(std::string& out, const RankedCause& cause, const RenderOption
                        item.value ? fmt::format("{:g}{}", *item.value, unit) : "",
                        item.fleet_normal ? fmt::format("{:g}{}", *item.fleet_normal, unit) : "");
   }
+  if (cause.onset) {
+    out += fmt::format("\n**Began** {}.\n\nPer interval: {}\n",
+                       markdown_text(describe_onset(*cause.onset)),
+                       markdown_text(describe_timeline(*cause.onset)));
+  }
   if (cause.next_change) {
     const NextChange& change = *cause.next_change;
     out += fmt::format("\n**Next change** ({}: {} -> {}): {}\n\n**Verify:** {}\n\n",

@@ -27,6 +27,10 @@ void append_cause(std::string& out, const RankedCause& cause, const RenderOption
   for (const auto& item : cause.evidence) {
     out += "    - " + describe_evidence(item) + "\n";
   }
+  if (cause.onset) {
+    out += "  Began: " + describe_onset(*cause.onset) + "\n";
+    out += "    per interval: " + describe_timeline(*cause.onset) + "\n";
+  }
   if (cause.next_change) {
     const NextChange& change = *cause.next_change;
     out +=

@@ -62,4 +62,22 @@ const std::set<std::string>& inventory_sources() {
   return sources;
 }
 
+const std::set<std::string>& moving_sources() {
+  static const std::set<std::string> k_moving = {
+      k_ethtool_stats,
+      k_rdma_statistic,
+      k_sysfs_hw_counters,
+      k_sysfs_counters,
+      k_show_interfaces_counters,
+      k_show_pfc_counters,
+      k_show_queue_counters,
+      k_show_pfcwd,
+      k_perfquery,
+      k_ibqueryerrors,
+      k_ibdiagnet,
+      k_sminfo,
+  };
+  return k_moving;
+}
+
 }  // namespace netdoctor::model::source

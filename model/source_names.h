@@ -94,4 +94,10 @@ const std::vector<std::string>& known_sources();
 //   captured_at       the sample times that order and window every counter series
 const std::set<std::string>& inventory_sources();
 
+// The sources whose figures move between samples of one capture: counters (ethtool -S, the RDMA
+// and PMA counters, the switches' counter tables, the PFC watchdog's stats) and the subnet
+// manager each sample reached. What a probe finds from them can begin inside a capture; what it
+// finds from configuration (MTU, QoS, firmware, cabling) was there before it (engine/onset.h).
+const std::set<std::string>& moving_sources();
+
 }  // namespace netdoctor::model::source

@@ -6,10 +6,12 @@
 #include <string>
 #include <string_view>
 
+#include "base/strings.h"
+
 namespace netdoctor::remote {
 
-// "Ethernet2" before "Ethernet10": runs of digits compare as numbers.
-bool natural_less(std::string_view a, std::string_view b);
+// "Ethernet2" before "Ethernet10": runs of digits compare as numbers (base/strings.h).
+using netdoctor::natural_less;
 
 struct NaturalLess {
   bool operator()(const std::string& a, const std::string& b) const { return natural_less(a, b); }

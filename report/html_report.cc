@@ -31,6 +31,36 @@ const nlohmann::json& list_of(const nlohmann::json& json, const char* key) {
   return k_empty;
 }
 
+bool flag_of(const nlohmann::json& json, const char* key) {
+  const auto found = json.find(key);
+  return found != json.end() && found->is_boolean() && found->get<bool>();
+}
+
+// When the cause began and its deciding figure per interval (engine/onset.h), for a capture of
+// three samples or more.
+std::string onset_section(const nlohmann::json& onset) {
+  std::string out = "<h3>When it began</h3><p class=\"onset\">";
+  if (flag_of(onset, "before_capture")) {
+    out += fmt::format("Before the capture: it shows from its first interval ({} to {}).",
+                       html_escape(text_of(onset, "from")), html_escape(text_of(onset, "to")));
+  } else {
+    out += fmt::format("In interval {} of {}, {} to {}; not seen before it.",
+                       number_of(onset, "interval"), number_of(onset, "intervals"),
+                       html_escape(text_of(onset, "from")), html_escape(text_of(onset, "to")));
+  }
+  out +=
+      "</p><table class=\"timeline\"><thead><tr><th>interval</th><th>from</th><th>to</th>"
+      "<th>shows</th><th>value</th><th>unit</th></tr></thead><tbody>";
+  for (const auto& reading : list_of(onset, "timeline")) {
+    out +=
+        fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                    number_of(reading, "interval"), html_escape(text_of(reading, "from")),
+                    html_escape(text_of(reading, "to")), flag_of(reading, "shows") ? "yes" : "-",
+                    number_of(reading, "value"), html_escape(text_of(reading, "unit")));
+  }
+  return out + "</tbody></table>";
+}
+
 std::string cause_section(const nlohmann::json& cause, std::size_t rank) {
   std::string out =
       fmt::format(R"(<section class="cause" id="cause-{}"><h2>{}. {} <small>{}</small></h2>)", rank,
@@ -59,6 +89,9 @@ std::string cause_section(const nlohmann::json& cause, std::size_t rank) {
         number_of(item, "weight"));
   }
   out += "</tbody></table>";
+  if (auto onset = cause.find("onset"); onset != cause.end() && onset->is_object()) {
+    out += onset_section(*onset);
+  }
   if (auto change = cause.find("next_change"); change != cause.end() && change->is_object()) {
     out += fmt::format(
         "<h3>Next change (one variable)</h3><dl class=\"change\"><dt>variable</dt><dd>{}</dd>"

@@ -14,6 +14,13 @@ std::vector<double> sample_times(const Fabric& fabric, std::string_view machine)
   return times;
 }
 
+double onset_seconds(const Fabric& fabric) {
+  if (fabric.onset_interval == 0) {
+    return 0.0;
+  }
+  return (static_cast<double>(fabric.onset_interval) - 0.8) * fabric.interval_s;
+}
+
 double traffic_factor(const Fabric& fabric, std::string_view link, std::size_t k) {
   const std::size_t interval = k == 0 ? 0 : k - 1;
   return 1.0 + 0.03 * (2.0 * hash_unit(fabric.noise_seed ^ 0x5bd1e995ull, link, interval) - 1.0);

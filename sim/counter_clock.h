@@ -4,6 +4,7 @@
 // and the switch port at its two ends count the same traffic.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -26,21 +27,36 @@ std::vector<double> traffic_elapsed(const Fabric& fabric, std::string_view link,
 // k = 0 uses the first interval): what a rate column shows at sample k.
 double traffic_factor(const Fabric& fabric, std::string_view link, std::size_t k);
 
-// The counters of one entity at one sample.
+// Seconds after sample 0 at which the faults begin (Fabric::onset_interval): 80 % of the way
+// into that interval, so the interval where they begin already shows most of their rate. 0 when
+// the faults predate the capture.
+double onset_seconds(const Fabric& fabric);
+
+// The counters of one entity at one sample. With `before` (the rates before the faults began),
+// counters move at `before` up to `onset_s` seconds after sample 0 and at `now` after it.
 template <typename Index>
 class CounterSnapshot {
  public:
   CounterSnapshot(const Rates<Index>& now, const Rates<Index>& history, double uptime_s,
-                  double elapsed_s, double traffic_elapsed_s)
+                  double elapsed_s, double traffic_elapsed_s, const Rates<Index>* before = nullptr,
+                  double onset_s = 0.0)
       : m_now(now),
         m_history(history),
+        m_before(before),
         m_uptime(uptime_s),
         m_elapsed(elapsed_s),
-        m_traffic_elapsed(traffic_elapsed_s) {}
+        m_traffic_elapsed(traffic_elapsed_s),
+        m_onset(onset_s) {}
 
   std::uint64_t operator[](Index index) const {
-    const double value = m_history[index] * m_uptime +
-                         m_now[index] * (is_traffic(index) ? m_traffic_elapsed : m_elapsed);
+    const double elapsed = is_traffic(index) ? m_traffic_elapsed : m_elapsed;
+    double value = m_history[index] * m_uptime;
+    if (m_before != nullptr && m_onset > 0.0) {
+      value += (*m_before)[index] * std::min(elapsed, m_onset) +
+               m_now[index] * std::max(0.0, elapsed - m_onset);
+    } else {
+      value += m_now[index] * elapsed;
+    }
     return value <= 0 ? 0 : static_cast<std::uint64_t>(std::floor(value));
   }
   double elapsed() const { return m_elapsed; }
@@ -48,9 +64,11 @@ class CounterSnapshot {
  private:
   const Rates<Index>& m_now;
   const Rates<Index>& m_history;
+  const Rates<Index>* m_before;
   double m_uptime;
   double m_elapsed;
   double m_traffic_elapsed;
+  double m_onset;
 };
 
 using NicSnapshot = CounterSnapshot<NicRate>;

@@ -77,8 +77,10 @@ void switch_perfquery(const Fabric& fabric, const Switch& sw, const std::vector<
   for (const Port& port : sw.ports) {
     const std::vector<double> elapsed = traffic_elapsed(fabric, link_key(fabric, sw, port), times);
     const double since = times[k] - times[0];
-    const PortSnapshot boot(port.rates, port.history, sw.uptime_s, since, elapsed[k]);
-    const PortSnapshot cleared(port.rates, port.history, sw.pma_cleared_s, since, elapsed[k]);
+    const PortSnapshot boot(port.rates, port.history, sw.uptime_s, since, elapsed[k], &port.before,
+                            onset_seconds(fabric));
+    const PortSnapshot cleared(port.rates, port.history, sw.pma_cleared_s, since, elapsed[k],
+                               &port.before, onset_seconds(fabric));
     const auto n = static_cast<std::size_t>(port.number - 1);
     ext[n] = switch_pma(port, boot, cleared);
     plain[n] = plain_pma(port, cleared);
@@ -144,7 +146,8 @@ Status write_ib_fabric(const Fabric& fabric, TreeWriter& writer, const std::stri
           continue;  // no LID: nothing can address its PMA
         }
         const std::vector<double> elapsed = traffic_elapsed(fabric, nic_link_key(host, nic), times);
-        const NicSnapshot s(nic.rates, nic.history, host.uptime_s, times[k] - times[0], elapsed[k]);
+        const NicSnapshot s(nic.rates, nic.history, host.uptime_s, times[k] - times[0], elapsed[k],
+                            &nic.before, onset_seconds(fabric));
         outputs.emplace_back(fmt::format("{}perfquery_-x_-l_{}", ib, nic.lid),
                              perfquery_extended(nic.lid, {hca_pma(s)}, true));
       }

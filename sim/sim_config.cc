@@ -186,6 +186,10 @@ Status validate_config(const SimConfig& config) {
   if (config.samples == 0 || config.samples > 1000) {
     return make_error(ErrorCode::InvalidArgument, "--samples must be between 1 and 1000");
   }
+  if (config.onset_interval > 0 && config.onset_interval >= config.samples) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "--onset must name an interval of the capture: 1 to samples - 1");
+  }
   if (!(config.interval_s > 0.0) || config.interval_s > 86400.0) {
     return make_error(ErrorCode::InvalidArgument, "--interval must be between 0 and 86400 s");
   }

@@ -55,6 +55,9 @@ struct SimConfig {
   LldpView lldp_view = LldpView::Json;
   std::size_t samples = 2;
   double interval_s = 30.0;
+  // The interval (1-based, between samples k-1 and k) in which the faults begin, so that a long
+  // capture shows when; 0 = before the capture (every interval shows them).
+  std::size_t onset_interval = 0;
   std::vector<FaultRequest> faults;  // empty = healthy
   std::uint64_t seed = 1;
   std::string symptom;  // "" = the usual symptom of the first fault

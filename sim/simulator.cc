@@ -102,7 +102,7 @@ Status write_host(const Fabric& fabric, const Host& host, TreeWriter& writer,
     for (std::size_t n = 0; n < host.nics.size(); ++n) {
       const Nic& nic = host.nics[n];
       const NicSnapshot counters(nic.rates, nic.history, host.uptime_s, times[k] - times[0],
-                                 elapsed[n][k]);
+                                 elapsed[n][k], &nic.before, onset_seconds(fabric));
       if (ib) {
         write_ib_nic(fabric, host, nic, counters, dir, put, statistic);
       } else {
@@ -146,9 +146,10 @@ Status write_switch(const Fabric& fabric, const Switch& sw, TreeWriter& writer,
     std::vector<PortSample> ports;
     ports.reserve(sw.ports.size());
     for (std::size_t p = 0; p < sw.ports.size(); ++p) {
-      ports.push_back({PortSnapshot(sw.ports[p].rates, sw.ports[p].history, sw.uptime_s,
-                                    times[k] - times[0], elapsed[p][k]),
-                       traffic_factor(fabric, keys[p], k)});
+      ports.push_back(
+          {PortSnapshot(sw.ports[p].rates, sw.ports[p].history, sw.uptime_s, times[k] - times[0],
+                        elapsed[p][k], &sw.ports[p].before, onset_seconds(fabric)),
+           traffic_factor(fabric, keys[p], k)});
     }
     const std::string dir = prefix + "switches/" + sw.name + "/" + sample_name(fabric, k) + "/";
     const std::string sonic = dir + "sos_commands/sonic/";
@@ -200,6 +201,23 @@ Status write_nccl(const Fabric& fabric, TreeWriter& writer, const std::string& p
   return {};
 }
 
+// What every NIC and port carries before the faults, for a capture that sees them begin.
+void keep_rates_before_faults(Fabric& fabric) {
+  if (fabric.kind == FabricKind::Ib) {
+    derive_ib_waits(fabric);
+  }
+  for (Host& host : fabric.hosts) {
+    for (Nic& nic : host.nics) {
+      nic.before = nic.rates;
+    }
+  }
+  for (Switch& sw : fabric.switches) {
+    for (Port& port : sw.ports) {
+      port.before = port.rates;
+    }
+  }
+}
+
 // The healthy workload, its history, the faults' consequences on it, and what every link then
 // carries (InfiniBand: with credit waits and frozen error history).
 Status run_traffic(Fabric& fabric, Rng& rng, const std::vector<const FaultSpec*>& specs,
@@ -213,6 +231,9 @@ Status run_traffic(Fabric& fabric, Rng& rng, const std::vector<const FaultSpec*>
   snapshot_history(fabric, rng);
   if (ib) {
     seed_ib_history(fabric, rng);
+  }
+  if (fabric.onset_interval > 0) {
+    keep_rates_before_faults(fabric);
   }
   for (std::size_t i = 0; i < specs.size(); ++i) {
     ND_TRY(specs[i]->on(fabric.kind).inject(contexts[i]));
@@ -323,6 +344,10 @@ nlohmann::ordered_json expected_entry(const Simulation& simulation, const SimCon
     faults.push_back(std::move(one));
   }
   entry["faults"] = faults;
+  if (config.onset_interval > 0 && !simulation.faults.empty()) {
+    entry["samples"] = config.samples;
+    entry["onset_interval"] = config.onset_interval;
+  }
   if (simulation.fabric.kind == FabricKind::Ib) {
     entry["fabric"] = "ib";
     entry["ib_speed"] = simulation.fabric.ib_speed == IbSpeed::Ndr ? "ndr" : "hdr";

@@ -88,6 +88,7 @@ Fabric start_fabric(const SimConfig& config, Rng& rng) {
   fabric.noise_seed = rng.next_u64();
   fabric.interval_s = config.interval_s;
   fabric.samples = config.samples;
+  fabric.onset_interval = config.onset_interval;
   fabric.qos_tool = config.qos_tool;
   fabric.hw_counters = config.hw_counters;
   fabric.clock_views = config.clock_views;

@@ -73,6 +73,7 @@ struct Nic {
   double ib_wait_share = 0.0;  // share of the time a fault adds to PortXmitWait over the traffic's
   NicRates rates;
   NicRates history;  // long-run average before the fault (for absolute counter values)
+  NicRates before;   // the rates before the faults began (Fabric::onset_interval > 0)
 };
 
 // How the job's NCCL runs on a host: what its NCCL_DEBUG=INFO log shows (nccl-transport).
@@ -119,6 +120,7 @@ struct Port {
   double ib_wait_share = 0.0;
   PortRates rates;
   PortRates history;
+  PortRates before;  // the rates before the faults began (Fabric::onset_interval > 0)
 };
 
 struct Switch {
@@ -170,6 +172,9 @@ struct Fabric {
   double start_time = 0.0;  // true time of the first sample
   double interval_s = 30.0;
   std::size_t samples = 2;
+  // The interval (1-based: between samples k-1 and k) in which the faults begin; 0 = before the
+  // capture. Only counters show it: a fault of configuration is there from the start.
+  std::size_t onset_interval = 0;
   SampleNaming sample_naming = SampleNaming::Plain;
   double utilization = 0.35;  // fleet mean share of line rate
   std::uint64_t noise_seed = 0;

@@ -115,11 +115,14 @@ Status IncidentRepository::insert_rows(const DiagnosisRecord& record) {
   for (const CauseRow& cause : record.causes) {
     ND_TRY_ASSIGN(Statement stmt,
                   m_db.prepare("INSERT INTO diagnosis_causes (diagnosis_id, rank, cause_id, title, "
-                               "confidence, entities, remediation) VALUES (?, ?, ?, ?, ?, ?, ?)"));
+                               "confidence, entities, remediation, onset, began_from, began_to, "
+                               "began_in_capture) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     stmt.bind(1, record.id).bind(2, rank).bind(3, cause.id).bind(4, cause.title);
     stmt.bind(5, cause.confidence)
         .bind(6, to_json_array(cause.entities))
         .bind(7, to_json_array(cause.remediation));
+    stmt.bind(8, cause.onset).bind(9, cause.began_from).bind(10, cause.began_to);
+    stmt.bind(11, static_cast<std::int64_t>(cause.began_in_capture ? 1 : 0));
     ND_TRY(stmt.run());
     std::int64_t item = 0;
     for (const EvidenceRow& evidence : cause.evidence) {
@@ -150,7 +153,8 @@ Status IncidentRepository::load_rows(DiagnosisRecord& record) {
     record.probes.push_back({probes.text(0), probes.text(1), probes.text(2), probes.real(3)});
   }
   ND_TRY_ASSIGN(Statement causes,
-                m_db.prepare("SELECT cause_id, title, confidence, entities, remediation "
+                m_db.prepare("SELECT cause_id, title, confidence, entities, remediation, onset, "
+                             "began_from, began_to, began_in_capture "
                              "FROM diagnosis_causes WHERE diagnosis_id = ? ORDER BY rank"));
   causes.bind(1, record.id);
   while (true) {
@@ -164,6 +168,10 @@ Status IncidentRepository::load_rows(DiagnosisRecord& record) {
     cause.confidence = causes.real(2);
     cause.entities = from_json_array(causes.text(3));
     cause.remediation = from_json_array(causes.text(4));
+    cause.onset = causes.text(5);
+    cause.began_from = causes.optional_real(6);
+    cause.began_to = causes.optional_real(7);
+    cause.began_in_capture = causes.int64(8) != 0;
     record.causes.push_back(std::move(cause));
   }
   ND_TRY_ASSIGN(

@@ -45,6 +45,13 @@ struct CauseRow {
   std::vector<std::string> entities;
   std::vector<std::string> remediation;
   std::vector<EvidenceRow> evidence;
+  // When it began, for a capture of three samples or more (engine/onset.h): the sentence the
+  // diagnosis says, and the bounds of the first interval where it shows (Unix seconds). Empty /
+  // unset when the capture could not place it in time.
+  std::string onset;
+  std::optional<double> began_from;
+  std::optional<double> began_to;
+  bool began_in_capture = false;  // false: it was there before the capture began
 };
 
 struct ProbeRow {

@@ -10,7 +10,7 @@ namespace netdoctor::store {
 namespace {
 
 // k_migrations[i] takes the schema from version i to i+1.
-constexpr std::array<const char*, 4> k_migrations = {
+constexpr std::array<const char*, 5> k_migrations = {
     // 1: incidents, the diagnoses recorded in them, and the change log.
     R"sql(
 CREATE TABLE incidents (
@@ -159,6 +159,13 @@ CREATE TABLE diagnosis_maps (
   diagnosis_id INTEGER PRIMARY KEY REFERENCES diagnoses(id) ON DELETE CASCADE,
   json TEXT NOT NULL
 );
+)sql",
+    // 5: when each cause began, for captures of three samples or more (engine/onset.h).
+    R"sql(
+ALTER TABLE diagnosis_causes ADD COLUMN onset TEXT NOT NULL DEFAULT '';
+ALTER TABLE diagnosis_causes ADD COLUMN began_from REAL;
+ALTER TABLE diagnosis_causes ADD COLUMN began_to REAL;
+ALTER TABLE diagnosis_causes ADD COLUMN began_in_capture INTEGER NOT NULL DEFAULT 0;
 )sql",
 };
 

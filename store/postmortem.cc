@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string_view>
 
 #include "base/strings.h"
@@ -256,8 +257,8 @@ std::string diagnosis_line(const DiagnosisRecord& record) {
                         record.scope)
           : fmt::format("diagnosis #{} ({}) on {}", record.id, record.symptom, record.scope);
   if (const CauseRow* top = record.top_cause()) {
-    return fmt::format("{}: {}, top cause {} ({})", head, record.verdict, top->id,
-                       percent(top->confidence));
+    return fmt::format("{}: {}, top cause {} ({}){}", head, record.verdict, top->id,
+                       percent(top->confidence), top->onset.empty() ? "" : "; began " + top->onset);
   }
   return fmt::format("{}: {}", head, record.verdict);
 }
@@ -279,8 +280,17 @@ std::vector<Event> timeline(const PostmortemData& data) {
   events.push_back({data.incident.opened_at, "opened",
                     fmt::format("incident {} opened: {} on {}", data.incident.id,
                                 data.incident.symptom, data.incident.scope)});
+  std::set<std::string> onsets_placed;  // a cause's onset once, from the first run that saw it
   for (const DiagnosisRecord& record : data.diagnoses) {
     events.push_back({record.created_at, "diagnosis", diagnosis_line(record)});
+    const CauseRow* top = record.top_cause();
+    if (top != nullptr && top->began_in_capture && top->began_from &&
+        onsets_placed.insert(top->id).second) {
+      events.push_back({*top->began_from, "onset",
+                        fmt::format("{} began{}: {} (diagnosis #{})", top->id,
+                                    top->entities.empty() ? "" : " at " + top->entities.front(),
+                                    top->onset, record.id)});
+    }
   }
   for (const Change& change : data.changes) {
     events.push_back({change.recorded_at, "change", change_line(change)});

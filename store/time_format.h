@@ -1,11 +1,10 @@
-// Times are stored as Unix seconds (REAL) and shown as ISO-8601 UTC.
+// Times are stored as Unix seconds (REAL) and shown as ISO-8601 UTC (base/time_format.h).
 #pragma once
 
-#include <string>
+#include "base/time_format.h"
 
 namespace netdoctor::store {
 
-// 1764662400.25 -> "2025-12-02T08:00:00Z" (whole seconds; fractions are dropped).
-std::string iso8601_utc(double unix_seconds);
+using netdoctor::iso8601_utc;
 
 }  // namespace netdoctor::store

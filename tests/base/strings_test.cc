@@ -3,6 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/bundle.h"
+#include "base/file_tree.h"
+
 namespace netdoctor {
 namespace {
 
@@ -154,6 +162,37 @@ TEST(MarkdownWithCode, AFilledInNameCannotEscapeOrOpenASpan) {
   EXPECT_EQ(markdown_with_code("On x`[y](z)`: go"), "On x`[y](z)`: go");
   EXPECT_EQ(markdown_with_code("On \x1b]0;t\x07: `ip -d link`"),
             "On \\x1b\\]0;t\\x07: `ip -d link`");
+}
+
+TEST(NaturalLess, DigitRunsCompareAsNumbers) {
+  EXPECT_TRUE(natural_less("2", "10"));
+  EXPECT_FALSE(natural_less("10", "2"));
+  EXPECT_TRUE(natural_less("s9", "s10"));
+  EXPECT_TRUE(natural_less("sample-2-b", "sample-10-a"));
+  EXPECT_TRUE(natural_less("s000", "s001"));
+  EXPECT_TRUE(natural_less("a", "b"));
+  EXPECT_TRUE(natural_less("s1", "s1x"));
+  EXPECT_FALSE(natural_less("s1", "s1"));
+  // Equal as numbers, different as text: still a strict order, one way only.
+  EXPECT_NE(natural_less("s010", "s10"), natural_less("s10", "s010"));
+  std::vector<std::string> names = {"10", "1", "0", "19", "2", "11", "9"};
+  std::sort(names.begin(), names.end(),
+            [](const std::string& a, const std::string& b) { return natural_less(a, b); });
+  EXPECT_EQ(names, (std::vector<std::string>{"0", "1", "2", "9", "10", "11", "19"}));
+}
+
+TEST(NaturalLess, TwentySampleDirectoriesOfABundleOpenInTimeOrder) {
+  auto tree = std::make_shared<MemTree>("twenty");
+  for (int k = 0; k < 20; ++k) {
+    tree->add_file("hosts/h1/" + std::to_string(k) + "/captured_at", std::to_string(1000 + k));
+  }
+  auto bundle = open_bundle_tree(tree, "twenty");
+  ASSERT_TRUE(bundle.ok()) << bundle.error().describe();
+  ASSERT_EQ(bundle->hosts.size(), 1u);
+  ASSERT_EQ(bundle->hosts[0].samples.size(), 20u);
+  for (int k = 0; k < 20; ++k) {
+    EXPECT_EQ(bundle->hosts[0].samples[static_cast<std::size_t>(k)].name, std::to_string(k));
+  }
 }
 
 }  // namespace

@@ -57,6 +57,15 @@ TEST(SimRequests, ImpossibleRequestsAreRefusedWithClearErrors) {
   EXPECT_FALSE(parse_vendors("mlx5,acme").ok());
   EXPECT_FALSE(parse_oversubscription("one:three").ok());
   EXPECT_DOUBLE_EQ(parse_oversubscription("1:3").value(), 3.0);
+  // A fault's onset names an interval of the capture: 1 to samples - 1.
+  SimConfig late = config_for(4, 1, {"pfc-storm"});
+  late.samples = 3;
+  late.onset_interval = 3;
+  const auto outside = simulate(late);
+  ASSERT_FALSE(outside.ok());
+  EXPECT_NE(outside.error().message.find("--onset"), std::string::npos);
+  late.onset_interval = 2;
+  EXPECT_TRUE(simulate(late).ok());
 }
 
 TEST(SimRequests, FaultAtANamedEntityLandsThere) {

@@ -121,7 +121,7 @@ TEST_F(StoreMaps, DeletingTheIncidentDeletesItsMaps) {
 
 TEST(StoreMapMigration, ASchemaThreeDatabaseGainsMapsAndKeepsItsRecords) {
   const std::string path = netdoctor::testing::make_temp_dir("map-migrate") + "/nd.db";
-  ASSERT_EQ(latest_schema_version(), 4);
+  ASSERT_GE(latest_schema_version(), 4);
   std::int64_t incident = 0;
   std::int64_t diagnosis = 0;
   {
@@ -137,7 +137,7 @@ TEST(StoreMapMigration, ASchemaThreeDatabaseGainsMapsAndKeepsItsRecords) {
   }
   auto db = Database::open(path);
   ASSERT_TRUE(db.ok()) << db.error().describe();
-  EXPECT_EQ(*db->user_version(), 4);
+  EXPECT_EQ(*db->user_version(), latest_schema_version());
   EXPECT_EQ(IncidentRepository(*db).get(incident)->scope, "bundle b.tar.gz");
   auto diagnoses = IncidentRepository(*db).diagnoses(incident);
   ASSERT_TRUE(diagnoses.ok());

@@ -1,11 +1,11 @@
-#include "store/time_format.h"
+#include "base/time_format.h"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <ctime>
 
-namespace netdoctor::store {
+namespace netdoctor {
 
 std::string iso8601_utc(double unix_seconds) {
   auto seconds = static_cast<std::time_t>(std::floor(unix_seconds));
@@ -17,4 +17,4 @@ std::string iso8601_utc(double unix_seconds) {
                      parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec);
 }
 
-}  // namespace netdoctor::store
+}  // namespace netdoctor
