@@ -31,7 +31,9 @@ std::uint64_t raise_open_files_limit(std::uint64_t wanted);
 // glibc: at most `arenas` malloc arenas, and allocations of 128 KiB or more mapped and unmapped
 // on their own (the threshold no longer rises as large blocks are freed), so that a capture
 // freed on any worker thread goes back to the system. Measured on 1,024 hosts at --parallel
-// 128: peak RSS 96 MiB with glibc's defaults, 51 MiB with these (39 MiB at 128 hosts).
+// 128 (bench/fanout_bench.sh): peak RSS 96 MiB with glibc's defaults, 51 MiB with these (39 MiB
+// at 128 hosts); what still grows with the hosts is the backlog of archives waiting for a
+// merge slot while the CPU is short, at most --parallel of them.
 void tune_allocator_for_fanout(int arenas);
 
 }  // namespace netdoctor::collect
