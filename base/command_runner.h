@@ -1,5 +1,5 @@
 // CommandRunner: runs a program by argument vector (never a shell) with a timeout and an
-// output cap. The live runner forks and execs; tests use FakeCommandRunner.
+// output cap. The live runner spawns (posix_spawn); tests use FakeCommandRunner.
 #pragma once
 
 #include <atomic>
@@ -44,7 +44,7 @@ class CommandRunner {
                                     const CommandOptions& options = {}) = 0;
 };
 
-// fork + exec (PATH looked up by find_program first; no shell) in its own process group, with
+// posix_spawn (PATH looked up by find_program first; no shell) in its own process group, with
 // LC_ALL=C so tools print the formats parsers expect; stdin from `stdin_data` or /dev/null;
 // kills the whole group on timeout (SIGTERM, then SIGKILL) or when output passes the cap.
 // Always reaps its child. Thread-safe.

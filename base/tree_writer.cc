@@ -1,7 +1,5 @@
 #include "base/tree_writer.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,6 +8,9 @@
 #include <set>
 #include <string>
 #include <system_error>
+#include <utility>
+
+#include "base/tar_gz_encoder.h"
 
 namespace netdoctor {
 namespace {
@@ -149,45 +150,76 @@ class DirTreeWriter final : public TreeWriter {
   bool m_finished = false;
 };
 
-// Writes to the file `path`, or, given a sink, hands the bytes to it (`path` names it then).
+// A file written block by block (the encoder hands over 256 KiB at a time).
+class FileSink {
+ public:
+  explicit FileSink(std::string path) : m_path(std::move(path)) {}
+  ~FileSink() { (void)close_file(); }
+  FileSink(const FileSink&) = delete;
+  FileSink& operator=(const FileSink&) = delete;
+
+  Status open() {
+    m_fd = ::open(m_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (m_fd < 0) {
+      return make_error(ErrorCode::Io, "cannot open archive for writing: " + errno_text(), m_path);
+    }
+    return {};
+  }
+
+  Status write(std::string_view bytes) {
+    while (!bytes.empty()) {
+      const ssize_t n = ::write(m_fd, bytes.data(), bytes.size());
+      if (n < 0) {
+        if (errno == EINTR) {
+          continue;
+        }
+        return make_error(ErrorCode::Io, "write failed: " + errno_text(), m_path);
+      }
+      bytes.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return {};
+  }
+
+  Status close_file() {
+    if (m_fd < 0) {
+      return {};
+    }
+    const int rc = ::close(std::exchange(m_fd, -1));
+    return rc == 0 ? Status{} : make_error(ErrorCode::Io, "close failed: " + errno_text(), m_path);
+  }
+
+ private:
+  std::string m_path;
+  int m_fd = -1;
+};
+
+// A .tar.gz to a file, to a sink, or (a piece) into a string without the end-of-archive blocks.
 class TarGzTreeWriter final : public TreeWriter {
  public:
-  TarGzTreeWriter(std::string path, long long mtime, ByteSink sink = {})
-      : m_path(std::move(path)),
-        m_mtime(mtime),
-        m_sink(std::move(sink)),
-        m_archive(archive_write_new()),
-        m_entry(archive_entry_new()) {}
+  enum class Kind { Archive, Piece };
+
+  TarGzTreeWriter(ByteSink sink, std::string name, long long mtime, Kind kind,
+                  std::unique_ptr<FileSink> file = {})
+      : m_file(std::move(file)), m_encoder(std::move(sink), std::move(name), mtime), m_kind(kind) {}
 
   ~TarGzTreeWriter() override {
     if (!m_finished) {
       (void)finish();
     }
-    archive_entry_free(m_entry);
-    archive_write_free(m_archive);
   }
 
   TarGzTreeWriter(const TarGzTreeWriter&) = delete;
   TarGzTreeWriter& operator=(const TarGzTreeWriter&) = delete;
 
   Status open(int compression_level) {
-    if (m_archive == nullptr || m_entry == nullptr) {
-      return make_error(ErrorCode::Internal, "libarchive allocation failed", m_path);
+    if (compression_level < 1 || compression_level > 9) {
+      return make_error(ErrorCode::InvalidArgument, "compression level must be 1..9",
+                        m_encoder.name());
     }
-    const std::string options =
-        "gzip:compression-level=" + std::to_string(compression_level) + ",gzip:!timestamp";
-    if (archive_write_add_filter_gzip(m_archive) != ARCHIVE_OK ||
-        archive_write_set_format_pax_restricted(m_archive) != ARCHIVE_OK ||
-        archive_write_set_options(m_archive, options.c_str()) < ARCHIVE_WARN) {
-      return archive_failure("cannot open archive for writing");
+    if (m_file) {
+      ND_TRY(m_file->open());
     }
-    const int opened = m_sink ? archive_write_open2(m_archive, this, nullptr,
-                                                    &TarGzTreeWriter::on_write, nullptr, nullptr)
-                              : archive_write_open_filename(m_archive, m_path.c_str());
-    if (opened != ARCHIVE_OK) {
-      return archive_failure("cannot open archive for writing");
-    }
-    return {};
+    return m_encoder.open(compression_level);
   }
 
   Status write_file(std::string_view path, std::string_view content) override {
@@ -195,13 +227,16 @@ class TarGzTreeWriter final : public TreeWriter {
       return make_error(ErrorCode::Internal, "write after finish", describe());
     }
     ND_TRY(check_path(path));
-    const std::string name(path);
-    ND_TRY(write_parents(name));
-    ND_TRY(write_header(name, AE_IFREG, 0644, static_cast<la_int64_t>(content.size())));
-    if (!content.empty() && archive_write_data(m_archive, content.data(), content.size()) < 0) {
-      return archive_failure("cannot write member data");
+    return m_encoder.write_file(path, content);
+  }
+
+  bool takes_pieces() const override { return m_kind == Kind::Archive; }
+
+  Status append_piece(std::string_view piece) override {
+    if (m_finished || m_kind != Kind::Archive) {
+      return TreeWriter::append_piece(piece);
     }
-    return {};
+    return m_encoder.append_members(piece);
   }
 
   Status finish() override {
@@ -209,72 +244,38 @@ class TarGzTreeWriter final : public TreeWriter {
       return {};
     }
     m_finished = true;
-    if (archive_write_close(m_archive) != ARCHIVE_OK) {
-      return archive_failure("cannot finish archive");
+    Status status = m_encoder.finish(m_kind == Kind::Archive);
+    if (m_file) {
+      Status closed = m_file->close_file();
+      if (status.ok()) {
+        status = closed;
+      }
     }
-    return m_sink_status;
+    return status;
   }
 
   std::string describe() const override {
-    return (m_sink ? "archive stream " : "archive ") + m_path;
+    switch (m_kind) {
+      case Kind::Piece:
+        return "archive piece " + m_encoder.name();
+      case Kind::Archive:
+        break;
+    }
+    return (m_file ? "archive " : "archive stream ") + m_encoder.name();
   }
 
  private:
-  static la_ssize_t on_write(struct archive* /*archive*/, void* self, const void* data,
-                             size_t size) {
-    auto* writer = static_cast<TarGzTreeWriter*>(self);
-    Status status = writer->m_sink(std::string_view(static_cast<const char*>(data), size));
-    if (!status.ok()) {
-      writer->m_sink_status = status;
-      return -1;
-    }
-    return static_cast<la_ssize_t>(size);
-  }
-
-  // Directory members first, as tar(1) writes them, so extractors and readers see the tree.
-  Status write_parents(const std::string& path) {
-    size_t slash = path.find('/');
-    while (slash != std::string::npos) {
-      std::string dir = path.substr(0, slash);
-      if (m_dirs.insert(dir).second) {
-        ND_TRY(write_header(dir + "/", AE_IFDIR, 0755, 0));
-      }
-      slash = path.find('/', slash + 1);
-    }
-    return {};
-  }
-
-  Status write_header(const std::string& name, unsigned type, int mode, la_int64_t size) {
-    archive_entry_clear(m_entry);
-    archive_entry_set_pathname(m_entry, name.c_str());
-    archive_entry_set_filetype(m_entry, type);
-    archive_entry_set_perm(m_entry, static_cast<__LA_MODE_T>(mode));
-    archive_entry_set_size(m_entry, size);
-    archive_entry_set_mtime(m_entry, static_cast<time_t>(m_mtime), 0);
-    if (archive_write_header(m_archive, m_entry) != ARCHIVE_OK) {
-      return archive_failure("cannot write member header for " + name);
-    }
-    return {};
-  }
-
-  Error archive_failure(const std::string& what) {
-    if (!m_sink_status.ok()) {
-      return m_sink_status.error();  // the sink's own error says more than libarchive's
-    }
-    const char* detail = archive_error_string(m_archive);
-    return make_error(ErrorCode::Io, what + (detail != nullptr ? ": " + std::string(detail) : ""),
-                      m_path);
-  }
-
-  std::string m_path;
-  long long m_mtime;
-  ByteSink m_sink;
-  Status m_sink_status;
-  struct archive* m_archive;
-  struct archive_entry* m_entry;
-  std::set<std::string> m_dirs;
+  std::unique_ptr<FileSink> m_file;  // before the encoder: it outlives the encoder's last bytes
+  TarGzEncoder m_encoder;
+  Kind m_kind;
   bool m_finished = false;
 };
+
+Result<std::unique_ptr<TreeWriter>> open_tar_gz(std::unique_ptr<TarGzTreeWriter> writer,
+                                                int compression_level) {
+  ND_TRY(writer->open(compression_level));
+  return std::unique_ptr<TreeWriter>(std::move(writer));
+}
 
 }  // namespace
 
@@ -293,26 +294,39 @@ Result<std::unique_ptr<TreeWriter>> open_dir_writer(const std::string& root) {
 
 Result<std::unique_ptr<TreeWriter>> open_tar_gz_writer(const std::string& archive_path,
                                                        long long mtime, int compression_level) {
-  if (compression_level < 1 || compression_level > 9) {
-    return make_error(ErrorCode::InvalidArgument, "compression level must be 1..9", archive_path);
-  }
-  auto writer = std::make_unique<TarGzTreeWriter>(archive_path, mtime);
-  ND_TRY(writer->open(compression_level));
-  return std::unique_ptr<TreeWriter>(std::move(writer));
+  auto file = std::make_unique<FileSink>(archive_path);
+  FileSink* to = file.get();
+  return open_tar_gz(std::make_unique<TarGzTreeWriter>(
+                         [to](std::string_view bytes) { return to->write(bytes); }, archive_path,
+                         mtime, TarGzTreeWriter::Kind::Archive, std::move(file)),
+                     compression_level);
 }
 
 Result<std::unique_ptr<TreeWriter>> open_tar_gz_stream_writer(ByteSink sink, std::string name,
                                                               long long mtime,
                                                               int compression_level) {
-  if (compression_level < 1 || compression_level > 9) {
-    return make_error(ErrorCode::InvalidArgument, "compression level must be 1..9", name);
-  }
   if (!sink) {
     return make_error(ErrorCode::InvalidArgument, "no sink for the archive stream", name);
   }
-  auto writer = std::make_unique<TarGzTreeWriter>(std::move(name), mtime, std::move(sink));
-  ND_TRY(writer->open(compression_level));
-  return std::unique_ptr<TreeWriter>(std::move(writer));
+  return open_tar_gz(std::make_unique<TarGzTreeWriter>(std::move(sink), std::move(name), mtime,
+                                                       TarGzTreeWriter::Kind::Archive),
+                     compression_level);
+}
+
+Result<std::unique_ptr<TreeWriter>> open_tar_gz_piece_writer(std::string& piece, std::string name,
+                                                             int compression_level,
+                                                             long long mtime) {
+  return open_tar_gz(std::make_unique<TarGzTreeWriter>(
+                         [&piece](std::string_view bytes) {
+                           piece.append(bytes);
+                           return Status{};
+                         },
+                         std::move(name), mtime, TarGzTreeWriter::Kind::Piece),
+                     compression_level);
+}
+
+Status TreeWriter::append_piece(std::string_view /*piece*/) {
+  return make_error(ErrorCode::Unsupported, "only an archive takes archive pieces", describe());
 }
 
 bool is_tar_gz_path(std::string_view path) {

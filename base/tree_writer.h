@@ -28,6 +28,13 @@ class TreeWriter {
 
   // For messages: "directory /tmp/b", "archive /tmp/b.tar.gz".
   virtual std::string describe() const = 0;
+
+  // Whether append_piece() works: true for the .tar.gz writers (not their pieces).
+  virtual bool takes_pieces() const { return false; }
+  // Appends a piece (the bytes of a finished open_tar_gz_piece_writer) as it is, without
+  // decompressing it: how `collect --hosts` merges hosts compressed on threads of their own.
+  // Unsupported unless takes_pieces().
+  virtual Status append_piece(std::string_view piece);
 };
 
 // Files under `root`, created if absent (with parents). Existing files are overwritten.
@@ -48,6 +55,14 @@ using ByteSink = std::function<Status(std::string_view bytes)>;
 Result<std::unique_ptr<TreeWriter>> open_tar_gz_stream_writer(ByteSink sink, std::string name,
                                                               long long mtime = 0,
                                                               int compression_level = 6);
+
+// A piece of a .tar.gz built apart from the archive it will join: its files as tar members,
+// compressed as one gzip member, left in `piece` by finish() without the tar end-of-archive
+// blocks. Not an archive on its own; an archive writer's append_piece() takes it, and the
+// archive's directory members may then repeat (tar readers take the last).
+Result<std::unique_ptr<TreeWriter>> open_tar_gz_piece_writer(std::string& piece, std::string name,
+                                                             int compression_level = 6,
+                                                             long long mtime = 0);
 
 // True when the path names a tree writer should produce an archive for (".tar.gz", ".tgz").
 bool is_tar_gz_path(std::string_view path);

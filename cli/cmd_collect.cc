@@ -23,9 +23,9 @@
 #include "base/sample_source.h"
 #include "base/tree_writer.h"
 #include "cli/command.h"
+#include "cli/fanout_report.h"
 #include "cli/remote_glue.h"
 #include "collect/fanout.h"
-#include "collect/fanout_progress.h"
 #include "collect/host_collector.h"
 #include "collect/hostlist.h"
 #include "collect/nccl_logs.h"
@@ -266,6 +266,7 @@ void run_fanout(const CollectArgs& args, Context& context, const CLI::App& sub) 
     }
   }
 
+  prepare_fanout(options, context.err, "netdoctor collect");
   Output output;
   auto writer = output.open(args, context);
   if (!writer.ok()) {
@@ -273,20 +274,10 @@ void run_fanout(const CollectArgs& args, Context& context, const CLI::App& sub) 
   }
   LiveCommandRunner runner;
   context.err << fmt::format("netdoctor collect: {} host(s) via {}, {} at a time\n", hosts->size(),
-                             args.via, std::max(*args.parallel, 1));
-  // A line per failed host as it fails; the counts at most every half second and at the end.
-  const auto now_s = [] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-  };
-  collect::FanoutProgress counts(hosts->size(), now_s());
-  const auto progress = [&](const collect::HostOutcome& outcome, std::size_t, std::size_t) {
-    for (const auto& line : counts.finished(outcome, now_s())) {
-      context.err << "netdoctor collect: " << line << "\n";
-    }
-  };
-  const auto outcomes = collect::fan_out(*hosts, options, runner, **writer, progress);
-  context.err << "netdoctor collect: " << counts.counts_line() << "\n";
+                             args.via, options.parallel);
+  FanoutReport report(context.err, "netdoctor collect", hosts->size());
+  const auto outcomes = collect::fan_out(*hosts, options, runner, **writer, report.sink());
+  report.finish();
 
   std::string log;
   for (const auto& outcome : outcomes) {
@@ -312,15 +303,9 @@ void run_fanout(const CollectArgs& args, Context& context, const CLI::App& sub) 
   if (!status.ok()) {
     return fail(context, ExitCode::Failure, status.error().describe());
   }
-  const std::size_t merged = counts.done();
+  const std::size_t merged = report.counts().done();
   context.err << fmt::format("netdoctor collect: merged {} of {} host(s) into {}\n", merged,
                              outcomes.size(), args.out);
-  if (counts.failed() > 0) {
-    context.err << fmt::format("netdoctor collect: left out {} host(s):\n", counts.failed());
-    for (const auto& line : counts.left_out()) {
-      context.err << "netdoctor collect:   " << line << "\n";
-    }
-  }
   context.exit_code = merged == 0 ? ExitCode::Failure : ExitCode::Ok;
 }
 

@@ -10,6 +10,7 @@
 #include "base/clock.h"
 #include "base/command_runner.h"
 #include "base/tree_writer.h"
+#include "cli/fanout_report.h"
 #include "collect/host_collector.h"
 
 namespace netdoctor::cli {
@@ -48,14 +49,14 @@ Result<LiveCapture> capture_hosts(const std::vector<std::string>& hosts, collect
   options.timeout =
       std::chrono::milliseconds(std::llround(settings.number("collect.host_timeout") * 1000.0));
   options.fabric_host = hosts.front();  // the subnet is swept once, from the first host
+  prepare_fanout(options, progress, "netdoctor diagnose");
   LiveCommandRunner runner;
-  progress << fmt::format("capturing {} host(s) via {} into {}\n", hosts.size(), program, out);
-  const auto outcomes = collect::fan_out(
-      hosts, options, runner, *writer,
-      [&progress](const collect::HostOutcome& outcome, std::size_t done, std::size_t total) {
-        progress << fmt::format("[{}/{}] {}: {}\n", done, total, outcome.host,
-                                outcome.ok ? "ok" : "FAILED: " + outcome.error);
-      });
+  progress << fmt::format(
+      "netdoctor diagnose: capturing {} host(s) via {}, {} at a time, into {}\n", hosts.size(),
+      program, options.parallel, out);
+  FanoutReport report(progress, "netdoctor diagnose", hosts.size());
+  const auto outcomes = collect::fan_out(hosts, options, runner, *writer, report.sink());
+  report.finish();
   LiveCapture capture;
   capture.bundle = out;
   std::string log;

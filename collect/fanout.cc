@@ -6,6 +6,7 @@
 #include <atomic>
 #include <mutex>
 #include <optional>
+#include <semaphore>
 #include <thread>
 
 #include "base/file_tree.h"
@@ -228,24 +229,66 @@ HostOutcome merge_launcher_output(const std::string& host, const Result<CommandO
   return outcome;
 }
 
+namespace {
+
+// The host's capture as an archive piece (its hosts/<host>/ and, for the fabric host, the
+// fabric views) to append to the bundle; nullopt with `outcome.error` set when it cannot be.
+std::optional<std::string> compress_capture(const std::string& archive, bool with_fabric,
+                                            int compression_level, HostOutcome& outcome) {
+  const auto capture = open_archive(archive, outcome);
+  if (!capture) {
+    return std::nullopt;
+  }
+  std::string piece;
+  auto writer = open_tar_gz_piece_writer(piece, outcome.host, compression_level);
+  if (!writer.ok()) {
+    outcome.error = writer.error().describe();
+    return std::nullopt;
+  }
+  merge_capture(*capture, **writer, with_fabric, outcome);
+  if (Status finished = (*writer)->finish(); outcome.ok && !finished.ok()) {
+    outcome.ok = false;
+    outcome.error = finished.error().describe();
+  }
+  if (!outcome.ok) {
+    return std::nullopt;
+  }
+  return piece;
+}
+
+}  // namespace
+
+std::size_t merge_threads(const FanoutOptions& options) {
+  if (options.merge_threads > 0) {
+    return static_cast<std::size_t>(options.merge_threads);
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
 std::vector<HostOutcome> fan_out(const std::vector<std::string>& hosts,
                                  const FanoutOptions& options, CommandRunner& runner,
                                  TreeWriter& out, const ProgressSink& progress) {
   // Memory stays flat in the number of hosts: each worker holds one host's output at a time
-  // (the launcher's text, then the archive decoded from it), unpacks and merges it into `out` as
-  // soon as the writer is free and lets it go before starting its next host. So at most `parallel`
-  // outputs are alive at once; only the outcomes (a few short strings per host) are kept to the
-  // end.
+  // (the launcher's text, then the archive decoded from it) and lets it go before starting its
+  // next host, so at most `parallel` outputs are alive at once; only the outcomes (a few short
+  // strings per host) are kept to the end. Into an archive, a host's capture is unpacked and
+  // compressed into a piece of the bundle on its worker's thread, at most merge_threads() at
+  // once (each unpacked capture is a few MiB, and more at once than there are cores only
+  // competes for them); appending the piece is the only work done under the writer's lock. A
+  // directory is written file by file under the lock.
   std::vector<HostOutcome> outcomes(hosts.size());
   std::atomic<std::size_t> next{0};
   std::mutex lock;  // guards `out`, `done` and the progress sink
   std::size_t done = 0;
+  std::counting_semaphore<> compressing(static_cast<std::ptrdiff_t>(merge_threads(options)));
+  const bool in_pieces = out.takes_pieces();
   CommandOptions command_options;
   command_options.timeout = options.timeout;
 
   auto worker = [&] {
     for (std::size_t i = next++; i < hosts.size(); i = next++) {
       const std::string& host = hosts[i];
+      const bool with_fabric = host == options.fabric_host;
       HostOutcome outcome;
       outcome.host = host;
       const auto started = std::chrono::steady_clock::now();
@@ -256,11 +299,23 @@ std::vector<HostOutcome> fan_out(const std::vector<std::string>& hosts,
         outcome.seconds =            // is the timeout
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       }
+      std::optional<std::string> piece;
+      if (archive && in_pieces) {
+        compressing.acquire();
+        piece = compress_capture(*archive, with_fabric, options.compression_level, outcome);
+        compressing.release();
+        archive.reset();
+      }
       {
         std::lock_guard<std::mutex> guard(lock);
-        if (archive) {
+        if (piece) {
+          if (Status appended = out.append_piece(*piece); !appended.ok()) {
+            outcome.ok = false;
+            outcome.error = appended.error().describe();
+          }
+        } else if (archive) {
           if (auto capture = open_archive(*archive, outcome)) {
-            merge_capture(*capture, out, host == options.fabric_host, outcome);
+            merge_capture(*capture, out, with_fabric, outcome);
           }
         }
         outcomes[i] = std::move(outcome);

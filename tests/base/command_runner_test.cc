@@ -56,7 +56,7 @@ TEST(LiveCommandRunner, MissingProgramIsNotFound) {
   EXPECT_EQ(runner.run({"/nonexistent/bin/tool"}).error().code, ErrorCode::NotFound);
 }
 
-TEST(LiveCommandRunner, ExecFailureIsReportedThroughTheErrorPipe) {
+TEST(LiveCommandRunner, ExecFailureIsReportedAsAnError) {
   // Executable bit but not a valid program or script: exec itself fails.
   const std::string path = ::testing::TempDir() + "/netdoctor-not-exec";
   {

@@ -265,6 +265,9 @@ TEST(SweepThroughLaunchers, DiagnoseHostsCapturesThroughTheLauncherAndNamesWhatF
   EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
   EXPECT_TRUE(has(run.err, "node0001: FAILED")) << run.err;
   EXPECT_TRUE(has(run.err, "node0002: FAILED")) << run.err;
+  // The progress line `collect --hosts` shows, and the hosts left out named at the end.
+  EXPECT_TRUE(has(run.err, "netdoctor diagnose: 0/2 hosts done, 2 failed, 0 pending")) << run.err;
+  EXPECT_TRUE(has(run.err, "netdoctor diagnose: left out 2 host(s):")) << run.err;
   EXPECT_TRUE(has(run.err, "no capture of node[0001-0002]")) << run.err;
   served.expect_all_through("ssh");
   bool collect_asked = false;

@@ -13,6 +13,7 @@
 
 #include "base/file_tree.h"
 #include "base/strings.h"
+#include "collect/fanout_limits.h"
 #include "collect/fanout_progress.h"
 #include "collect/stream_writer.h"
 
@@ -254,6 +255,29 @@ class CountingRunner final : public CommandRunner {
   std::size_t m_alive_peak = 0;
 };
 
+// stem01, stem02, ... (`digits` wide).
+std::vector<std::string> numbered(const std::string& stem, int count, int digits = 2) {
+  std::vector<std::string> hosts;
+  for (int i = 1; i <= count; ++i) {
+    hosts.push_back(fmt::format("{}{:0{}}", stem, i, digits));
+  }
+  return hosts;
+}
+
+// A progress sink that feeds `counts` and keeps the lines it prints (and tells `runner`, when
+// given, that a host was merged).
+ProgressSink collecting(FanoutProgress& counts, std::vector<std::string>& lines,
+                        CountingRunner* runner = nullptr) {
+  return [&counts, &lines, runner](const HostOutcome& outcome, std::size_t, std::size_t) {
+    if (runner != nullptr) {
+      runner->merged();
+    }
+    for (auto& line : counts.finished(outcome, 1.0)) {
+      lines.push_back(std::move(line));
+    }
+  };
+}
+
 // A slow bundle writer (a busy disk, a big compression level): outputs pile up behind it.
 class SlowWriter final : public TreeWriter {
  public:
@@ -271,21 +295,12 @@ TEST(FanOut, AHungHostIsReportedAsTimedOutAndLeftOutWhileTheOthersMerge) {
   options.launcher = Launcher::Srun;
   options.parallel = 4;
   options.timeout = std::chrono::milliseconds(300);
-  std::vector<std::string> hosts;
-  for (int i = 1; i <= 12; ++i) {
-    hosts.push_back(fmt::format("node{:02}", i));
-  }
+  const auto hosts = numbered("node", 12);
   CountingRunner runner({"node03"}, std::chrono::milliseconds(5));
   MemWriter out;
   FanoutProgress counts(hosts.size(), 0.0, 0.0);
   std::vector<std::string> lines;
-  const auto outcomes = fan_out(hosts, options, runner, out,
-                                [&](const HostOutcome& outcome, std::size_t, std::size_t) {
-                                  runner.merged();
-                                  for (auto& line : counts.finished(outcome, 1.0)) {
-                                    lines.push_back(std::move(line));
-                                  }
-                                });
+  const auto outcomes = fan_out(hosts, options, runner, out, collecting(counts, lines, &runner));
   ASSERT_EQ(outcomes.size(), 12u);
   EXPECT_FALSE(outcomes[2].ok);
   EXPECT_TRUE(contains(outcomes[2].error, "timed out: no answer within 0.3s")) << outcomes[2].error;
@@ -313,10 +328,7 @@ TEST(FanOut, OutputsAreMergedAsTheyCompleteNeverMoreThanParallelHeld) {
   FanoutOptions options;
   options.launcher = Launcher::Srun;
   options.parallel = 4;
-  std::vector<std::string> hosts;
-  for (int i = 1; i <= 60; ++i) {
-    hosts.push_back(fmt::format("n{:03}", i));
-  }
+  const auto hosts = numbered("n", 60, 3);
   // Launchers answer at once and the writer is slow: every worker ends up waiting on the merge.
   CountingRunner runner({}, std::chrono::milliseconds(0));
   SlowWriter out;
@@ -334,6 +346,101 @@ TEST(FanOut, OutputsAreMergedAsTheyCompleteNeverMoreThanParallelHeld) {
   EXPECT_GE(runner.alive_peak(), 2u) << "the workers did run side by side";
   EXPECT_LE(runs_at_first_merge, 4u) << "the first host was merged before the rest were run";
   EXPECT_EQ(out.inner.files.size(), 120u);
+}
+
+// Into an archive, each host is unpacked and recompressed on its worker's thread (two at once
+// here) and appended as a piece: a hung host and an unreachable one are left out and named,
+// the rest read back from the one .tar.gz under the names the host list gave them.
+TEST(FanOut, IntoAnArchiveHostsArePiecesCompressedOnTheirThreadsAndTheBundleLoads) {
+  FanoutOptions options;
+  options.launcher = Launcher::Srun;
+  options.parallel = 6;
+  options.merge_threads = 2;
+  options.timeout = std::chrono::milliseconds(300);
+  const auto hosts = numbered("gpu", 20);
+  CountingRunner runner({"gpu07"}, std::chrono::milliseconds(2));
+  FakeCommandRunner unreachable;
+  unreachable.set(join(launcher_argv(options, "gpu13"), " "),
+                  exited(255, "", "ssh: connect to host gpu13 port 22: No route to host\n"));
+  // gpu13 answers through `unreachable`, every other host through `runner`.
+  class Routed final : public CommandRunner {
+   public:
+    Routed(CommandRunner& most, FakeCommandRunner& one) : m_most(most), m_one(one) {}
+    Result<CommandOutput> run(const std::vector<std::string>& argv,
+                              const CommandOptions& run_options) override {
+      if (std::find(argv.begin(), argv.end(), "gpu13") != argv.end()) {
+        std::lock_guard<std::mutex> guard(m_lock);
+        return m_one.run(argv, run_options);
+      }
+      return m_most.run(argv, run_options);
+    }
+
+   private:
+    CommandRunner& m_most;
+    FakeCommandRunner& m_one;
+    std::mutex m_lock;
+  } routed(runner, unreachable);
+
+  std::string archive;
+  auto writer = open_tar_gz_stream_writer(
+      [&](std::string_view bytes) {
+        archive.append(bytes);
+        return Status{};
+      },
+      "cluster", 0, options.compression_level);
+  ASSERT_TRUE(writer.ok());
+  FanoutProgress counts(hosts.size(), 0.0, 0.0);
+  std::vector<std::string> lines;
+  const auto outcomes = fan_out(hosts, options, routed, **writer, collecting(counts, lines));
+  ASSERT_TRUE((*writer)->write_file("netdoctor_collect.log", "log\n").ok());
+  ASSERT_TRUE((*writer)->finish().ok());
+
+  ASSERT_EQ(outcomes.size(), 20u);
+  EXPECT_EQ(counts.counts_line(), "18/20 hosts done, 2 failed, 0 pending (slowest so far gpu07 " +
+                                      fmt::format("{:.1f}", outcomes[6].seconds) + "s)");
+  const auto left_out = counts.left_out();
+  ASSERT_EQ(left_out.size(), 2u);
+  const std::string named = join(left_out, "\n");
+  EXPECT_TRUE(contains(named, "gpu07: timed out: no answer within 0.3s")) << named;
+  EXPECT_TRUE(contains(named,
+                       "gpu13: exit 255 (host unreachable or connection refused): ssh: "
+                       "connect to host gpu13 port 22: No route to host"))
+      << named;
+  EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
+                          [](const std::string& line) { return contains(line, "FAILED"); }),
+            2);
+
+  auto tree = open_tar_tree_from_memory(archive, "cluster");
+  ASSERT_TRUE(tree.ok()) << tree.error().describe();
+  auto listed = (*tree)->list("hosts");
+  ASSERT_TRUE(listed.ok());
+  EXPECT_EQ(listed->size(), 18u);
+  for (const auto& outcome : outcomes) {
+    const auto mtu = (*tree)->read("hosts/" + outcome.host + "/0/sys/class/net/e0/mtu");
+    if (outcome.host == "gpu07" || outcome.host == "gpu13") {
+      EXPECT_FALSE(outcome.ok);
+      EXPECT_FALSE(mtu.ok()) << outcome.host << " is left out of the bundle";
+    } else {
+      EXPECT_TRUE(outcome.ok) << outcome.host << ": " << outcome.error;
+      EXPECT_EQ(outcome.files, 2u);
+      EXPECT_EQ(mtu.value_or(""), outcome.host + "\n");
+    }
+  }
+  EXPECT_FALSE((*tree)->read("bundle.json").ok()) << "per-host manifests are not merged";
+  EXPECT_EQ((*tree)->read("netdoctor_collect.log").value_or(""), "log\n");
+}
+
+TEST(FanoutLimits, ParallelIsLoweredToWhatTheOpenFileLimitAllows) {
+  const auto fits = fit_parallel(1024, 20000);
+  EXPECT_EQ(fits.parallel, 1024);
+  EXPECT_TRUE(fits.note.empty());
+  // ulimit -n 1024: (1024 - 64 reserved) / 6 per host.
+  const auto lowered = fit_parallel(1024, 1024);
+  EXPECT_EQ(lowered.parallel, 160);
+  EXPECT_TRUE(contains(lowered.note, "--parallel 1024 lowered to 160")) << lowered.note;
+  EXPECT_TRUE(contains(lowered.note, "ulimit -n")) << lowered.note;
+  EXPECT_EQ(fit_parallel(0, 1024).parallel, 1);
+  EXPECT_EQ(fit_parallel(8, 10).parallel, 1) << "always at least one host at a time";
 }
 
 TEST(FanoutProgress, CountsAreRateLimitedAndAddUp) {
