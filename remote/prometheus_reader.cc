@@ -34,6 +34,9 @@ struct Batch {
   std::string promql;
   std::vector<std::string> values;  // the label values it asks for, named in its problems
   bool hosts = true;                // host batch (laid out and freed) or switch batch
+  // Series with a switch label came with the switch groups: a switch="" matcher would select
+  // them out, but Prometheus answers it by walking every series it holds.
+  bool skip_switch_labelled = false;
 };
 
 class Reader {
@@ -108,10 +111,8 @@ class Reader {
     }
     for (auto& group : group_values(values[2], size)) {
       batches.push_back(
-          {selector_of(switch_names,
-                       no_switch_label + "," + exact_values_matcher(m_request.host_label, group),
-                       extra),
-           std::move(group), false});
+          {selector_of(switch_names, exact_values_matcher(m_request.host_label, group), extra),
+           std::move(group), false, true});
     }
     for (auto& group : group_values(values[0], size)) {
       batches.push_back(
@@ -215,6 +216,9 @@ class Reader {
     HostBundle hosts(m_layout.source, m_left_out);
     std::set<std::string> seen;
     for (const auto& series : answer->series) {
+      if (batch.skip_switch_labelled && !series.label(m_layout.switch_label).empty()) {
+        continue;
+      }
       const std::string machine = machine_of(series, m_layout);
       if (machine.empty()) {
         ++m_unnamed;
