@@ -11,6 +11,7 @@
 #include "base/clock.h"
 #include "base/private_file.h"
 #include "base/tree_writer.h"
+#include "model/counter_table.h"
 #include "remote/bundle_files.h"
 #include "remote/credentials.h"
 #include "remote/prometheus_reader.h"
@@ -87,6 +88,11 @@ void add_prometheus_options(CLI::App& command, PrometheusArgs& args) {
   command.add_option(
       "--prometheus-timeout", args.timeout_s,
       "with --prometheus: seconds allowed each query (default: prometheus.timeout, 30)");
+  command
+      .add_option("--prometheus-batch", args.batch,
+                  "with --prometheus: hosts (or switches) per query, which bounds each answer "
+                  "(default 128)")
+      ->check(CLI::Range(1, 4096));
   command.add_option("--save-bundle", args.save_bundle,
                      "with --prometheus: also write the bundle read (directory or .tar.gz)");
 }
@@ -98,6 +104,7 @@ Result<Bundle> bundle_from_prometheus(const PrometheusArgs& args, Context& conte
   request.url = args.url;
   request.selector = args.selector;
   request.host_label = args.host_label;
+  request.machines_per_query = args.batch;
   request.timeout = to_ms(args.timeout_s.value_or(context.settings.number("prometheus.timeout")));
   const auto window = remote::parse_duration(args.window);
   if (!window) {
@@ -121,21 +128,34 @@ Result<Bundle> bundle_from_prometheus(const PrometheusArgs& args, Context& conte
         ErrorCode::InvalidArgument,
         fmt::format("--at '{}' is not Unix seconds or ISO 8601 with a zone", args.at));
   }
+  // Only the ethtool stats the counter table maps are asked for (a mlx5 port has hundreds).
+  if (auto table = model::CounterTable::builtin(); table.ok()) {
+    request.ethtool_stats = table->counter_names(model::CounterSource::Ethtool);
+  }
   remote::HttpClientOptions http;
   http.ca_file = args.ca_file;
   http.verify_tls = !args.insecure;
   auto client = remote::make_curl_http_client(http);
-  auto files = remote::read_prometheus(*client, request);
-  if (!files.ok()) {
-    Error error = files.error();
+  auto read = remote::read_prometheus(*client, request);
+  if (!read.ok()) {
+    Error error = read.error();
     if (error.code == ErrorCode::InvalidArgument && error.context.empty()) {
       error.code = ErrorCode::Io;  // the server's refusal is not the user's usage error
     }
     return error;
   }
+  const auto& stats = read->stats;
+  context.err << fmt::format(
+      "netdoctor diagnose: read {} series ({} hosts, {} switches) from Prometheus in {} "
+      "queries, {:.1f} MiB{}\n",
+      stats.series, stats.hosts, stats.switches, stats.queries,
+      static_cast<double>(stats.bytes) / (1024.0 * 1024.0),
+      stats.failed_batches == 0
+          ? std::string()
+          : fmt::format("; {} batch(es) failed (see data problems)", stats.failed_batches));
   if (!args.save_bundle.empty()) {
     auto writer = open_writer(args.save_bundle);
-    Status status = writer.ok() ? remote::write_bundle_files(*files, **writer) : writer.error();
+    Status status = writer.ok() ? remote::write_tree_files(*read->tree, **writer) : writer.error();
     if (status.ok()) {
       status = (*writer)->finish();
     }
@@ -147,7 +167,9 @@ Result<Bundle> bundle_from_prometheus(const PrometheusArgs& args, Context& conte
                   << "\n";
     }
   }
-  return remote::open_bundle_files(*files, source);
+  ND_TRY_ASSIGN(Bundle bundle, open_bundle_tree(read->tree, source));
+  bundle.problems.insert(bundle.problems.begin(), read->problems.begin(), read->problems.end());
+  return bundle;
 }
 
 void add_switch_options(CLI::App& command, SwitchArgs& args) {

@@ -22,6 +22,7 @@ struct PrometheusArgs {
   std::string ca_file;
   bool insecure = false;
   std::optional<double> timeout_s;  // unset: the prometheus.timeout setting
+  std::size_t batch = 128;          // hosts (or switches) per query
   std::string save_bundle;          // also write the bundle read (directory or .tar.gz)
 };
 

@@ -261,4 +261,14 @@ std::vector<std::string> CounterTable::vendors() const {
   return out;
 }
 
+std::vector<std::string> CounterTable::counter_names(CounterSource source) const {
+  std::set<std::string> names;
+  for (const auto& [vendor, maps] : m_by_vendor) {
+    for (const auto& [name, mapping] : maps[static_cast<std::size_t>(source)].m_rows) {
+      names.insert(name);
+    }
+  }
+  return {names.begin(), names.end()};
+}
+
 }  // namespace netdoctor::model

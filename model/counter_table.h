@@ -75,6 +75,9 @@ class CounterTable {
                                                   std::string_view counter,
                                                   std::uint64_t raw) const;
   std::vector<std::string> vendors() const;  // vendors with rows of their own, and "any"
+  // Every counter name some vendor's rows of `source` know ({p} expanded), sorted: what a
+  // remote source need fetch (diagnose --prometheus asks only for these ethtool stats).
+  std::vector<std::string> counter_names(CounterSource source) const;
   std::size_t row_count() const { return m_row_count; }
 
  private:

@@ -24,6 +24,28 @@ Status write_bundle_files(const BundleFiles& files, TreeWriter& writer) {
   return {};
 }
 
+namespace {
+
+Status write_dir(const FileTree& tree, const std::string& dir, TreeWriter& writer) {
+  ND_TRY_ASSIGN(auto entries, tree.list(dir));
+  for (const auto& entry : entries) {
+    const std::string path = dir.empty() ? entry.name : dir + "/" + entry.name;
+    if (entry.kind == DirEntry::Kind::Dir) {
+      ND_TRY(write_dir(tree, path, writer));
+    } else if (entry.kind == DirEntry::Kind::File) {
+      ND_TRY_ASSIGN(std::string content, tree.read(path));
+      ND_TRY(writer.write_file(path, content));
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Status write_tree_files(const FileTree& tree, TreeWriter& writer) {
+  return write_dir(tree, "", writer);
+}
+
 bool is_safe_component(std::string_view name) {
   if (name.empty() || name == "." || name == ".." || name.size() > 255) {
     return false;

@@ -25,6 +25,8 @@ Result<Bundle> open_bundle_files(const BundleFiles& files, const std::string& na
 
 // Writes every file; stops at the first failed write.
 Status write_bundle_files(const BundleFiles& files, TreeWriter& writer);
+// Every file of `tree`, the same way.
+Status write_tree_files(const FileTree& tree, TreeWriter& writer);
 
 // True when `name` can be one path component: not empty, not "." or "..", no '/', no NUL,
 // no control characters. Label values and switch names from outside are checked with it.

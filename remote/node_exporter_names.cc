@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 
 #include "base/strings.h"
@@ -234,6 +235,42 @@ std::optional<std::string> ethtool_stat_from_metric(std::string_view metric) {
     }
   }
   return join(words, "_");
+}
+
+std::optional<std::string> ethtool_metric_from_stat(std::string_view stat) {
+  for (const auto& [exported, basic] : k_ethtool_basics) {
+    if (stat == basic) {
+      return std::string(k_ethtool_prefix) + std::string(exported);
+    }
+  }
+  const bool plain = !stat.empty() && std::all_of(stat.begin(), stat.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  });
+  if (!plain || stat.front() == '_') {
+    return std::nullopt;
+  }
+  std::vector<std::string> words;
+  for (auto word : split(stat, '_')) {
+    words.emplace_back(word == "rx" ? "received" : word == "tx" ? "transmitted" : word);
+  }
+  return std::string(k_ethtool_prefix) + join(words, "_");
+}
+
+std::vector<std::string> sysfs_metric_names() {
+  std::vector<std::string> out;
+  for (const auto& row : k_value_files) {
+    out.push_back(std::string(row.scope == Scope::Netdev ? k_network_prefix : k_ib_prefix) +
+                  std::string(row.suffix));
+  }
+  for (const auto& row : k_label_files) {
+    const std::string name =
+        std::string(row.scope == Scope::Netdev ? k_network_prefix : k_ib_prefix) +
+        std::string(row.suffix);
+    if (std::find(out.begin(), out.end(), name) == out.end()) {
+      out.push_back(name);
+    }
+  }
+  return out;
 }
 
 }  // namespace netdoctor::remote

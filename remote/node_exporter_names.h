@@ -39,5 +39,12 @@ std::vector<const SysfsLabelFile*> find_sysfs_label_files(std::string_view metri
 // seven netdev basics with a _total suffix); this undoes it: "node_ethtool_received_prio3_pause"
 // -> "rx_prio3_pause". nullopt when `metric` is not a node_ethtool_ stat.
 std::optional<std::string> ethtool_stat_from_metric(std::string_view metric);
+// The other way: the series name node_exporter gives `stat` ("rx_prio3_pause" ->
+// "node_ethtool_received_prio3_pause"); nullopt when the name holds characters the collector
+// sanitises (it could not be told back).
+std::optional<std::string> ethtool_metric_from_stat(std::string_view stat);
+
+// Every node_infiniband_ and node_network_ name the tables above read.
+std::vector<std::string> sysfs_metric_names();
 
 }  // namespace netdoctor::remote

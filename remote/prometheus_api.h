@@ -33,8 +33,30 @@ std::string query_range_url(std::string_view base_url, const RangeQuery& query);
 // RFC 3986: everything but unreserved characters as %XX.
 std::string percent_encode(std::string_view text);
 
-// The series of a query_range answer. Parse when the body is not JSON or not a matrix;
-// InvalidArgument carrying Prometheus' own errorType and error when it refused the query.
+// A query_range answer: its series and the warnings Prometheus sent with them (a partial answer:
+// a remote read or a shard that did not answer).
+struct RangeAnswer {
+  std::vector<PromSeries> series;
+  std::vector<std::string> warnings;
+};
+
+// Reads the answer as it streams through the parser, never as a JSON document (an answer of
+// hundreds of MB would take several times that as one). Parse when the body is not JSON or not a
+// matrix; InvalidArgument carrying Prometheus' own errorType and error when it refused the query.
+Result<RangeAnswer> parse_range_answer(std::string_view body);
+
+// The series of a query_range answer (parse_range_answer without its warnings).
 Result<std::vector<PromSeries>> parse_query_range(std::string_view body);
+
+// The form body of a query_range POST: "query=...&start=...&end=...&step=..." (a selector that
+// lists hundreds of hosts does not fit a URL).
+std::string query_range_form(const RangeQuery& query);
+
+// "<base>/api/v1/label/<label>/values?match[]=<selector>&start=...&end=...".
+std::string label_values_url(std::string_view base_url, std::string_view label,
+                             std::string_view selector, double start, double end);
+
+// The values of a label values answer ({"status":"success","data":[...]}).
+Result<std::vector<std::string>> parse_label_values(std::string_view body);
 
 }  // namespace netdoctor::remote

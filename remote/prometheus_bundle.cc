@@ -32,20 +32,34 @@ std::map<double, std::string> sample_names(const std::vector<const MachineFiles*
   return names;
 }
 
-void emit(std::string_view root, MachineFiles& machines, const std::map<double, std::string>& names,
-          BundleFiles& out) {
+}  // namespace
+
+std::string machine_of(const PromSeries& series, const PromLayoutOptions& options) {
+  const std::string& name = series.name();
+  // Only switch and LLDP series heed the switch label: hosts may carry one naming their leaf.
+  const std::string& label = is_switch_metric(name) || is_lldp_neighbor_metric(name)
+                                 ? series.label(options.switch_label)
+                                 : series.label(options.host_label);
+  std::string machine =
+      host_from_instance(label.empty() ? series.label(options.host_label) : label);
+  if (machine.empty() || !is_safe_component(machine)) {
+    machine.clear();
+  }
+  return machine;
+}
+
+void emit_machine_files(std::string_view root, MachineFiles& machines,
+                        const std::map<double, std::string>& names, const FileSink& sink) {
   for (auto& [machine, samples] : machines) {
     for (auto& [time, files] : samples) {
       const std::string dir = fmt::format("{}/{}/{}/", root, machine, names.at(time));
-      out.files[dir + "captured_at"] = fmt::format("{:.3f}\n", time);
+      sink(dir + "captured_at", fmt::format("{:.3f}\n", time));
       for (auto& [path, content] : files) {
-        out.files[dir + path] = std::move(content);
+        sink(dir + path, std::move(content));
       }
     }
   }
 }
-
-}  // namespace
 
 BundleFiles prometheus_to_bundle(const std::vector<PromSeries>& series,
                                  const PromLayoutOptions& options) {
@@ -54,17 +68,10 @@ BundleFiles prometheus_to_bundle(const std::vector<PromSeries>& series,
   std::set<std::string> switches;
   std::size_t unnamed = 0;
   for (std::size_t i = 0; i < series.size(); ++i) {
-    const std::string& name = series[i].name();
-    const bool switch_series = is_switch_metric(name);
-    // Only switch and LLDP series heed the switch label: hosts may carry one naming their leaf.
-    const std::string& label = switch_series || is_lldp_neighbor_metric(name)
-                                   ? series[i].label(options.switch_label)
-                                   : series[i].label(options.host_label);
-    machine_of[i] = host_from_instance(label.empty() ? series[i].label(options.host_label) : label);
-    if (machine_of[i].empty() || !is_safe_component(machine_of[i])) {
-      machine_of[i].clear();
+    machine_of[i] = remote::machine_of(series[i], options);
+    if (machine_of[i].empty()) {
       ++unnamed;
-    } else if (switch_series) {
+    } else if (is_switch_metric(series[i].name())) {
       switches.insert(machine_of[i]);
     }
   }
@@ -86,24 +93,32 @@ BundleFiles prometheus_to_bundle(const std::vector<PromSeries>& series,
   MachineFiles host_files = hosts.finish(out.problems);
   MachineFiles switch_files = switch_bundle.finish(out.problems, options.source);
   const auto names = sample_names({&host_files, &switch_files});
-  emit("hosts", host_files, names, out);
-  emit("switches", switch_files, names, out);
+  const FileSink sink = [&out](std::string path, std::string content) {
+    out.files[std::move(path)] = std::move(content);
+  };
+  emit_machine_files("hosts", host_files, names, sink);
+  emit_machine_files("switches", switch_files, names, sink);
+  add_left_out_problems(unnamed, left_out, options, out.problems);
+  return out;
+}
+
+void add_left_out_problems(std::size_t unnamed, const LeftOut& left_out,
+                           const PromLayoutOptions& options, std::vector<Error>& problems) {
   if (unnamed > 0) {
-    out.problems.push_back(make_error(
+    problems.push_back(make_error(
         ErrorCode::Parse,
         fmt::format("{} series left out: no usable '{}' or '{}' label to name their machine",
                     unnamed, options.switch_label, options.host_label),
         options.source));
   }
   if (left_out.unsafe > 0) {
-    out.problems.push_back(make_error(
+    problems.push_back(make_error(
         ErrorCode::Refused,
         fmt::format("{} series left out: a device, port, netdev or neighbour label is not a plain "
                     "name",
                     left_out.unsafe),
         options.source));
   }
-  return out;
 }
 
 std::string host_from_instance(std::string_view instance) {

@@ -8,12 +8,15 @@
 // machines. docs/prometheus.md lists the names.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "remote/bundle_files.h"
 #include "remote/prometheus_api.h"
+#include "remote/prometheus_layout.h"
 
 namespace netdoctor::remote {
 
@@ -25,6 +28,22 @@ struct PromLayoutOptions {
 
 BundleFiles prometheus_to_bundle(const std::vector<PromSeries>& series,
                                  const PromLayoutOptions& options = {});
+
+// The machine a series belongs to (the rule above); empty when no label names a usable one.
+std::string machine_of(const PromSeries& series, const PromLayoutOptions& options);
+
+// The problems for series left out: `unnamed` without a usable machine label, and those whose
+// labels were not plain names (`left_out`).
+void add_left_out_problems(std::size_t unnamed, const LeftOut& left_out,
+                           const PromLayoutOptions& options, std::vector<Error>& problems);
+
+// Receives each file of a bundle being laid out: its path and content.
+using FileSink = std::function<void(std::string path, std::string content)>;
+
+// Writes `machines` under root/<machine>/<sample>/ (root "hosts" or "switches"), each sample
+// directory named by `names` (point time -> "000"), with its captured_at.
+void emit_machine_files(std::string_view root, MachineFiles& machines,
+                        const std::map<double, std::string>& names, const FileSink& sink);
 
 // "gpu-a001:9100" -> "gpu-a001", "[fe80::1]:9100" -> "fe80__1"; characters a directory name
 // should not hold become '_'. Empty for an empty label.

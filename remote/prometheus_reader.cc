@@ -4,9 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
+#include "base/archive_tree.h"
+#include "remote/node_exporter_names.h"
 #include "remote/prometheus_api.h"
+#include "remote/prometheus_batches.h"
 #include "remote/prometheus_bundle.h"
+#include "remote/prometheus_host_bundle.h"
 #include "remote/prometheus_switch_bundle.h"
 #include "remote/redact.h"
 
@@ -16,25 +21,307 @@ namespace {
 // Prometheus refuses a range query of more than 11,000 points per series.
 constexpr double k_max_points = 11'000.0;
 
-// The node_network_ series the model uses; the family holds many more (per-queue, carrier...).
-constexpr const char* k_network_names =
-    "node_network_(receive|transmit)_(bytes|packets|drop|errs|frame|fifo)_total"
-    "|node_network_(mtu_bytes|speed_bytes|info)";
+// The textfile series hosts export for netdoctor (docs/prometheus.md).
+constexpr const char* k_textfile_names = "netdoctor_rdma_link_info|netdoctor_lldp_neighbor_info";
+
+std::string selector_of(const std::string& names, const std::string& matchers,
+                        const std::string& extra) {
+  return fmt::format("{{__name__=~\"{}\"{}{}}}", names, matchers.empty() ? "" : "," + matchers,
+                     extra.empty() ? "" : "," + extra);
+}
+
+struct Batch {
+  std::string promql;
+  std::vector<std::string> values;  // the label values it asks for, named in its problems
+  bool hosts = true;                // host batch (laid out and freed) or switch batch
+  // Series with a switch label came with the switch groups: a switch="" matcher would select
+  // them out, but Prometheus answers it by walking every series it holds.
+  bool skip_switch_labelled = false;
+};
+
+class Reader {
+ public:
+  Reader(HttpClient& client, const PrometheusRequest& request)
+      : m_client(client),
+        m_request(request),
+        m_shown(redact_url(request.url)),
+        m_step(request.step.value_or(request.window)),
+        m_start(request.at - request.window),
+        m_builder("prometheus " + m_shown),
+        m_switch_bundle(m_left_out) {
+    m_layout.host_label = request.host_label;
+    m_layout.source = "prometheus " + m_shown;
+  }
+
+  Result<PrometheusRead> run() {
+    const std::string extra = m_request.selector;
+    const std::string host_names = host_metric_pattern(m_request.ethtool_stats);
+    const std::string switch_names = switch_query_pattern();
+    const std::string no_switch_label = m_layout.switch_label + "=\"\"";
+    // 1. The machines.
+    std::vector<HttpRequest> discovery = {
+        get(label_values_url(m_request.url, m_request.host_label,
+                             selector_of(host_names, "", extra), m_start, m_request.at)),
+        get(label_values_url(m_request.url, m_layout.switch_label,
+                             selector_of(switch_names, "", extra), m_start, m_request.at)),
+        get(label_values_url(m_request.url, m_request.host_label,
+                             selector_of(switch_names, no_switch_label, extra), m_start,
+                             m_request.at))};
+    auto outcomes = m_client.perform(discovery);
+    m_read.stats.queries += outcomes.size();
+    std::vector<std::vector<std::string>> values(outcomes.size());
+    std::optional<Error> first_error;
+    std::size_t answered = 0;
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+      auto listed = label_values(outcomes[i]);
+      if (listed.ok()) {
+        values[i] = std::move(*listed);
+        ++answered;
+        continue;
+      }
+      Error error = listed.error();
+      error.message =
+          fmt::format("listing the {} failed: {}", i == 0 ? "hosts" : "switches", error.message);
+      first_error = first_error.value_or(error);
+      m_read.problems.push_back(std::move(error));
+    }
+    if (answered == 0) {
+      return *first_error;
+    }
+    if (values[0].empty() && values[1].empty() && values[2].empty()) {
+      return make_error(
+          ErrorCode::NotFound,
+          fmt::format("no node_infiniband_, node_ethtool_, node_network_, netdoctor_ or switch "
+                      "(IF-MIB, sonic_queue_) series between {:.3f} and {:.3f}{}",
+                      m_start, m_request.at, extra.empty() ? "" : " matching " + extra),
+          m_shown);
+    }
+    for (std::size_t i : {std::size_t{1}, std::size_t{2}}) {
+      for (const auto& value : values[i]) {
+        m_switches.insert(host_from_instance(value));
+      }
+    }
+    // 2. The batches: switches first (their series meet in one layout), then host groups.
+    std::vector<Batch> batches;
+    const std::size_t size = m_request.machines_per_query;
+    for (auto& group : group_values(values[1], size)) {
+      batches.push_back(
+          {selector_of(switch_names, exact_values_matcher(m_layout.switch_label, group), extra),
+           std::move(group), false});
+    }
+    for (auto& group : group_values(values[2], size)) {
+      batches.push_back(
+          {selector_of(switch_names, exact_values_matcher(m_request.host_label, group), extra),
+           std::move(group), false, true});
+    }
+    for (auto& group : group_values(values[0], size)) {
+      batches.push_back(
+          {selector_of(host_names, exact_values_matcher(m_request.host_label, group), extra),
+           std::move(group), true});
+    }
+    // 3. At most queries_in_flight at a time, each answer laid out and freed.
+    const std::size_t in_flight = std::max<std::size_t>(m_request.queries_in_flight, 1);
+    for (std::size_t first = 0; first < batches.size(); first += in_flight) {
+      const std::size_t end = std::min(batches.size(), first + in_flight);
+      std::vector<HttpRequest> requests;
+      for (std::size_t i = first; i < end; ++i) {
+        requests.push_back(range_request(batches[i].promql));
+      }
+      auto answers = m_client.perform(requests);
+      m_read.stats.queries += answers.size();
+      for (std::size_t i = first; i < end; ++i) {
+        read_batch(batches[i], i + 1, batches.size(), answers[i - first], first_error);
+        answers[i - first] = make_error(ErrorCode::Internal, "freed");
+      }
+    }
+    if (m_read.stats.failed_batches == batches.size() && first_error) {
+      return *first_error;
+    }
+    finish();
+    return std::move(m_read);
+  }
+
+ private:
+  HttpRequest get(std::string url) const {
+    HttpRequest one;
+    one.url = std::move(url);
+    one.timeout = m_request.timeout;
+    return one;
+  }
+
+  HttpRequest range_request(const std::string& promql) const {
+    std::string base = m_request.url;
+    while (!base.empty() && base.back() == '/') {
+      base.pop_back();
+    }
+    HttpRequest one = get(base + "/api/v1/query_range");
+    one.method = "POST";
+    one.headers = {"Content-Type: application/x-www-form-urlencoded"};
+    one.body = query_range_form(RangeQuery{promql, m_start, m_request.at, m_step});
+    return one;
+  }
+
+  // The answer's body when it is a 2xx, else the error; counts the bytes.
+  Result<std::string_view> body_of(const HttpOutcome& outcome) {
+    if (!outcome.ok()) {
+      return outcome.error();
+    }
+    m_read.stats.bytes += outcome->body.size();
+    if (outcome->status / 100 != 2) {
+      // Prometheus explains a refusal in a JSON error body.
+      auto refused = parse_range_answer(outcome->body);
+      return make_error(ErrorCode::Io,
+                        fmt::format("HTTP {}{}", outcome->status,
+                                    refused.ok() ? "" : ": " + refused.error().message));
+    }
+    return std::string_view(outcome->body);
+  }
+
+  Result<std::vector<std::string>> label_values(const HttpOutcome& outcome) {
+    auto body = body_of(outcome);
+    auto out =
+        body.ok() ? parse_label_values(*body) : Result<std::vector<std::string>>(body.error());
+    if (!out.ok()) {
+      Error error = out.error();
+      error.context = m_shown;
+      return error;
+    }
+    return out;
+  }
+
+  void read_batch(const Batch& batch, std::size_t number, std::size_t count,
+                  const HttpOutcome& outcome, std::optional<Error>& first_error) {
+    const std::string what =
+        fmt::format("batch {} of {} ({} {})", number, count, batch.hosts ? "hosts" : "switches",
+                    name_some(batch.values));
+    auto body = body_of(outcome);
+    auto answer = body.ok() ? parse_range_answer(*body) : Result<RangeAnswer>(body.error());
+    if (!answer.ok()) {
+      Error error = answer.error();
+      error.context = m_shown;
+      error.message = fmt::format("{} failed: {}; {} not in the diagnosis", what, error.message,
+                                  batch.hosts ? "these hosts are" : "these switches' ports are");
+      first_error = first_error.value_or(error);
+      m_read.problems.push_back(std::move(error));
+      ++m_read.stats.failed_batches;
+      return;
+    }
+    for (const auto& warning : answer->warnings) {
+      m_read.problems.push_back(make_error(
+          ErrorCode::Io,
+          fmt::format("{}: Prometheus warned \"{}\"; its answer may be partial", what, warning),
+          m_shown));
+    }
+    m_read.stats.series += answer->series.size();
+    HostBundle hosts(m_layout.source, m_left_out);
+    std::set<std::string> seen;
+    for (const auto& series : answer->series) {
+      if (batch.skip_switch_labelled && !series.label(m_layout.switch_label).empty()) {
+        continue;
+      }
+      const std::string machine = machine_of(series, m_layout);
+      if (machine.empty()) {
+        ++m_unnamed;
+      } else if (!batch.hosts || m_switches.count(machine) != 0) {
+        m_switch_bundle.add(machine, series);
+      } else {
+        hosts.add(machine, series);
+        seen.insert(machine);
+      }
+    }
+    answer->series.clear();
+    if (!batch.hosts) {
+      return;
+    }
+    MachineFiles files = hosts.finish(m_read.problems);
+    m_read.stats.hosts += files.size();
+    emit("hosts", files);
+    std::vector<std::string> silent;
+    for (const auto& value : batch.values) {
+      const std::string host = host_from_instance(value);
+      if (seen.count(host) == 0 && m_switches.count(host) == 0) {
+        silent.push_back(value);
+      }
+    }
+    if (!silent.empty()) {
+      m_read.problems.push_back(
+          make_error(ErrorCode::NotFound,
+                     fmt::format("{}: no series in the window for {} {}; not in the diagnosis",
+                                 what, silent.size() == 1 ? "host" : "hosts", name_some(silent)),
+                     m_shown));
+    }
+  }
+
+  // Sample directories named by their place on the query's grid of point times ("000", "001"),
+  // so that every batch names a time alike.
+  void emit(std::string_view root, MachineFiles& machines) {
+    const auto points = static_cast<std::size_t>(std::floor(m_request.window / m_step + 1e-9)) + 1;
+    const int width = std::max(3, static_cast<int>(std::to_string(points).size()));
+    std::map<double, std::string> names;
+    for (const auto& [machine, samples] : machines) {
+      for (const auto& [time, files] : samples) {
+        const double place = std::max(0.0, std::round((time - m_start) / m_step));
+        names.emplace(time, fmt::format("{:0{}}", static_cast<long long>(place), width));
+      }
+    }
+    emit_machine_files(root, machines, names, [this](std::string path, std::string content) {
+      m_builder.add_file(path, content);
+    });
+  }
+
+  void finish() {
+    MachineFiles switch_files = m_switch_bundle.finish(m_read.problems, m_layout.source);
+    m_read.stats.switches = switch_files.size();
+    emit("switches", switch_files);
+    m_read.tree = m_builder.finish();
+    add_left_out_problems(m_unnamed, m_left_out, m_layout, m_read.problems);
+    if (m_read.stats.switches == 0) {
+      m_read.problems.push_back(make_error(
+          ErrorCode::NotFound,
+          fmt::format("switch data not available: no switch series between {:.3f} and {:.3f}{} "
+                      "(snmp_exporter if_mib, netdoctor_switch_pfc_*, sonic_queue_*), so switch "
+                      "ports, their PFC and queue counters are not in the diagnosis "
+                      "(docs/prometheus.md)",
+                      m_start, m_request.at,
+                      m_request.selector.empty() ? "" : " matching " + m_request.selector),
+          m_shown));
+    }
+  }
+
+  HttpClient& m_client;
+  const PrometheusRequest& m_request;
+  std::string m_shown;
+  double m_step;
+  double m_start;
+  PromLayoutOptions m_layout;
+  std::set<std::string> m_switches;
+  LeftOut m_left_out;
+  std::size_t m_unnamed = 0;
+  ArchiveTreeBuilder m_builder;
+  SwitchBundle m_switch_bundle;
+  PrometheusRead m_read;
+};
 
 }  // namespace
 
-std::vector<std::string> prometheus_queries(const std::string& selector) {
-  const std::string extra = selector.empty() ? std::string() : "," + selector;
-  return {
-      fmt::format("{{__name__=~\"node_infiniband_.+\"{}}}", extra),
-      fmt::format("{{__name__=~\"node_ethtool_.+\"{}}}", extra),
-      fmt::format("{{__name__=~\"{}\"{}}}", k_network_names, extra),
-      fmt::format("{{__name__=~\"netdoctor_.+\"{}}}", extra),
-      fmt::format("{{__name__=~\"{}\"{}}}", switch_query_pattern(), extra),
-  };
+std::string host_metric_pattern(const std::vector<std::string>& ethtool_stats) {
+  std::vector<std::string> names = sysfs_metric_names();
+  names.emplace_back("node_ethtool_info");
+  if (ethtool_stats.empty()) {
+    names.emplace_back("node_ethtool_.+");
+  }
+  std::set<std::string> ethtool;
+  for (const auto& stat : ethtool_stats) {
+    if (auto metric = ethtool_metric_from_stat(stat)) {
+      ethtool.insert(*metric);
+    }
+  }
+  names.insert(names.end(), ethtool.begin(), ethtool.end());
+  names.emplace_back(k_textfile_names);
+  return fmt::format("{}", fmt::join(names, "|"));
 }
 
-Result<BundleFiles> read_prometheus(HttpClient& client, const PrometheusRequest& request) {
+Result<PrometheusRead> read_prometheus(HttpClient& client, const PrometheusRequest& request) {
   const std::string shown = redact_url(request.url);
   const double step = request.step.value_or(request.window);
   if (!(request.window > 0.0) || !(step > 0.0) || !std::isfinite(request.at)) {
@@ -45,76 +332,7 @@ Result<BundleFiles> read_prometheus(HttpClient& client, const PrometheusRequest&
         ErrorCode::InvalidArgument,
         fmt::format("window / step is over {} points; use a larger step", k_max_points), shown);
   }
-  const auto queries = prometheus_queries(request.selector);
-  std::vector<HttpRequest> http;
-  for (const auto& promql : queries) {
-    HttpRequest one;
-    one.url = query_range_url(request.url,
-                              RangeQuery{promql, request.at - request.window, request.at, step});
-    one.timeout = request.timeout;
-    http.push_back(std::move(one));
-  }
-  const auto outcomes = client.perform(http);
-
-  std::vector<PromSeries> series;
-  std::vector<Error> problems;
-  std::size_t answered = 0;
-  for (std::size_t i = 0; i < outcomes.size(); ++i) {
-    const auto& outcome = outcomes[i];
-    Error error;
-    if (!outcome.ok()) {
-      error = outcome.error();
-    } else {
-      auto parsed = parse_query_range(outcome->body);
-      if (parsed.ok() && outcome->status / 100 == 2) {
-        ++answered;
-        for (auto& one : *parsed) {
-          series.push_back(std::move(one));
-        }
-        continue;
-      }
-      error = parsed.ok() ? make_error(ErrorCode::Io, fmt::format("HTTP {}", outcome->status))
-                          : parsed.error();
-      if (outcome->status / 100 != 2) {
-        error.message = fmt::format("HTTP {}: {}", outcome->status, error.message);
-      }
-    }
-    error.context = shown;
-    error.message = fmt::format("query {} failed: {}", queries[i], error.message);
-    problems.push_back(std::move(error));
-  }
-  if (answered == 0) {
-    return problems.front();
-  }
-  if (series.empty()) {
-    return make_error(
-        ErrorCode::NotFound,
-        fmt::format("no node_infiniband_, node_ethtool_, node_network_, netdoctor_ or switch "
-                    "(IF-MIB, sonic_queue_) series between {:.3f} and {:.3f}{}",
-                    request.at - request.window, request.at,
-                    request.selector.empty() ? "" : " matching " + request.selector),
-        shown);
-  }
-  PromLayoutOptions layout;
-  layout.host_label = request.host_label;
-  layout.source = "prometheus " + shown;
-  BundleFiles files = prometheus_to_bundle(series, layout);
-  files.problems.insert(files.problems.begin(), problems.begin(), problems.end());
-  const bool any_switch = std::any_of(files.files.begin(), files.files.end(), [](const auto& file) {
-    return file.first.rfind("switches/", 0) == 0;
-  });
-  if (!any_switch) {
-    files.problems.push_back(make_error(
-        ErrorCode::NotFound,
-        fmt::format("switch data not available: no switch series between {:.3f} and {:.3f}{} "
-                    "(snmp_exporter if_mib, netdoctor_switch_pfc_*, sonic_queue_*), so switch "
-                    "ports, their PFC and queue counters are not in the diagnosis "
-                    "(docs/prometheus.md)",
-                    request.at - request.window, request.at,
-                    request.selector.empty() ? "" : " matching " + request.selector),
-        shown));
-  }
-  return files;
+  return Reader(client, request).run();
 }
 
 }  // namespace netdoctor::remote

@@ -1,16 +1,26 @@
-// Reads a fabric from Prometheus: a few batched range queries (one per collector family, never
-// one per host, switch or port) over [at - window, at], run concurrently through the HttpClient,
-// laid out as a bundle by prometheus_to_bundle. No switch series is a problem in the result
-// ("switch data not available"), not a failure.
+// Reads a fabric from Prometheus in bounded batches, laid out as a bundle
+// (remote/prometheus_bundle.h) that the usual loader reads:
+//   1. the machines: the host label's values over the host series, and the switches' names
+//      (their `switch` label, else their host label) over the switch series (label values API);
+//   2. one range query per group of at most `machines_per_query` of them (host groups, then
+//      switch groups), never one per host, switch or port, at most `queries_in_flight` at a time,
+//      each asking only for the names netdoctor reads;
+//   3. each answer read as it streams (never as one JSON document), its hosts laid out as bundle
+//      files into a compact tree, and freed before the next group.
+// A batch that fails (timeout, HTTP error, refusal, answer over the size limit), warns, or leaves
+// hosts without series is a problem naming its hosts; the rest goes on. No switch series is a
+// problem ("switch data not available"), not a failure.
 #pragma once
 
 #include <chrono>
+#include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "base/file_tree.h"
 #include "base/result.h"
-#include "remote/bundle_files.h"
 #include "remote/http_client.h"
 
 namespace netdoctor::remote {
@@ -22,15 +32,35 @@ struct PrometheusRequest {
   std::optional<double> step;  // seconds between samples; default: the window (two samples)
   std::string selector;        // extra label matchers for every query: job="node",cluster="a"
   std::string host_label = "instance";
-  std::chrono::milliseconds timeout{30'000};
+  std::chrono::milliseconds timeout{30'000};  // each query
+  // The `ethtool -S` stats to ask for (model/counters.tsv's); empty: every node_ethtool_ series.
+  std::vector<std::string> ethtool_stats;
+  std::size_t machines_per_query = 128;
+  std::size_t queries_in_flight = 2;
 };
 
-// The PromQL of the batched queries, selector included.
-std::vector<std::string> prometheus_queries(const std::string& selector);
+// What was read, for the run's summary line.
+struct PrometheusReadStats {
+  std::size_t queries = 0;  // HTTP requests, discovery included
+  std::size_t series = 0;
+  std::size_t bytes = 0;  // answer bodies
+  std::size_t hosts = 0;
+  std::size_t switches = 0;
+  std::size_t failed_batches = 0;
+};
 
-// InvalidArgument for a bad window/step; Io/Timeout/... (the first query's error) when no
-// query was answered; NotFound when the server holds none of the series in the window. A query
-// that failed while others answered is a problem in the result, which is still built.
-Result<BundleFiles> read_prometheus(HttpClient& client, const PrometheusRequest& request);
+struct PrometheusRead {
+  std::shared_ptr<const FileTree> tree;  // the bundle's files
+  std::vector<Error> problems;           // per batch and per source; the rest was read
+  PrometheusReadStats stats;
+};
+
+// The PromQL name regex of the host series: node_exporter's names netdoctor reads (the ethtool
+// ones limited to `ethtool_stats` unless empty) and its textfile series.
+std::string host_metric_pattern(const std::vector<std::string>& ethtool_stats);
+
+// InvalidArgument for a bad window/step; Io/Timeout/... when the machines could not be listed
+// (the server did not answer); NotFound when it holds none of the series in the window.
+Result<PrometheusRead> read_prometheus(HttpClient& client, const PrometheusRequest& request);
 
 }  // namespace netdoctor::remote

@@ -90,6 +90,8 @@ std::string switch_query_pattern() {
     names.push_back(name);
   }
   names.push_back(k_sonic_lldp);
+  names.push_back(k_pfc_rx);
+  names.push_back(k_pfc_tx);
   return fmt::format("{}", fmt::join(names, "|"));
 }
 

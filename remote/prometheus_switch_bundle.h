@@ -27,7 +27,7 @@ namespace netdoctor::remote {
 // which hosts export too): a machine with one of them is a switch.
 bool is_switch_metric(std::string_view name);
 
-// The PromQL name regex of the switch series that the netdoctor_ query does not already fetch.
+// The PromQL name regex of every switch series (is_switch_metric's names).
 std::string switch_query_pattern();
 
 class SwitchBundle {

@@ -192,7 +192,8 @@ void export_host_sample(const fs::path& dir, const std::string& host, double tim
       const std::string netdev = name.substr(11);
       std::istringstream text(t::read_text(file.path().string()));
       for (std::string line; std::getline(text, line);) {
-        const auto colon = line.find(':');
+        // The value follows the last colon: bnxt's per-ring stats read "[0]: rx_ucast_packets: 7".
+        const auto colon = line.rfind(':');
         if (colon == std::string::npos || trimmed(line.substr(colon + 1)).empty()) {
           continue;
         }
@@ -353,6 +354,25 @@ std::string openmetrics(const Exposition& exposition) {
     }
   }
   return out + "# EOF\n";
+}
+
+std::map<std::string, std::vector<fs::path>> samples_under(const fs::path& root) {
+  std::map<std::string, std::vector<fs::path>> out;
+  if (!fs::exists(root)) {
+    return out;
+  }
+  for (const auto& machine : fs::directory_iterator(root)) {
+    auto& dirs = out[machine.path().filename().string()];
+    for (const auto& sample : fs::directory_iterator(machine.path())) {
+      dirs.push_back(sample.path());
+    }
+    std::sort(dirs.begin(), dirs.end());
+  }
+  return out;
+}
+
+double captured_at(const fs::path& sample) {
+  return std::stod(t::read_text((sample / "captured_at").string()));
 }
 
 }  // namespace netdoctor::testing

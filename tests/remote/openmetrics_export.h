@@ -41,4 +41,12 @@ void export_switch_samples(const std::vector<std::filesystem::path>& samples,
 
 std::string openmetrics(const Exposition& exposition);
 
+// The sample directories of every machine under `root` (a bundle's hosts/ or switches/), in time
+// order; empty when `root` does not exist.
+std::map<std::string, std::vector<std::filesystem::path>> samples_under(
+    const std::filesystem::path& root);
+
+// A sample directory's captured_at.
+double captured_at(const std::filesystem::path& sample);
+
 }  // namespace netdoctor::testing

@@ -18,23 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The sample directories of every machine under `root` (hosts/ or switches/), in time order.
-std::map<std::string, std::vector<fs::path>> samples_under(const fs::path& root) {
-  std::map<std::string, std::vector<fs::path>> out;
-  for (const auto& machine : fs::directory_iterator(root)) {
-    auto& dirs = out[machine.path().filename().string()];
-    for (const auto& sample : fs::directory_iterator(machine.path())) {
-      dirs.push_back(sample.path());
-    }
-    std::sort(dirs.begin(), dirs.end());
-  }
-  return out;
-}
-
-double captured_at(const fs::path& sample) {
-  return std::stod(read_text((sample / "captured_at").string()));
-}
-
 bool wait_ready(const std::string& url, std::chrono::seconds timeout) {
   auto client = remote::make_curl_http_client();
   const auto deadline = std::chrono::steady_clock::now() + timeout;

@@ -83,6 +83,13 @@ TEST(PrometheusServerTest, DiagnosesPfcStormFromNodeExporterSeries) {
   EXPECT_TRUE(fs::exists(host / "001/sys/class/infiniband/mlx5_0/ports/1/counters/port_rcv_data"));
   EXPECT_FALSE(fs::exists(host / "002"));
   EXPECT_FALSE(fs::exists(saved / "switches"));
+
+  // One host per query: eight batches, the same diagnosis, no batch reported.
+  const auto batched = diagnose(fabric, {"--prometheus-batch", "1"});
+  expect_cause_and_culprit(batched, fabric.expected);
+  for (const auto& problem : batched.value("data_problems", nlohmann::json::array())) {
+    EXPECT_EQ(problem.get<std::string>().find("batch"), std::string::npos) << problem;
+  }
 }
 
 TEST(PrometheusServerTest, DiagnosesEcmpImbalanceFromSwitchSeries) {

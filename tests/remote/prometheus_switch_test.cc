@@ -8,6 +8,7 @@
 #include "model/loader.h"
 #include "remote/prometheus_bundle.h"
 #include "remote/prometheus_reader.h"
+#include "tests/remote/fake_prometheus.h"
 
 namespace netdoctor::remote {
 namespace {
@@ -237,42 +238,18 @@ TEST(PrometheusSwitchTest, NamesTheFamiliesASwitchLacksAndRefusesBadLabels) {
   EXPECT_EQ(table.find("Port"), std::string::npos) << table;
 }
 
-// Serves one canned query_range answer per request, in order.
-class CannedHttpClient final : public HttpClient {
- public:
-  explicit CannedHttpClient(std::vector<std::string> bodies) : m_bodies(std::move(bodies)) {}
-  std::vector<HttpOutcome> perform(const std::vector<HttpRequest>& requests) override {
-    std::vector<HttpOutcome> out;
-    for (std::size_t i = 0; i < requests.size(); ++i) {
-      urls.push_back(requests[i].url);
-      out.emplace_back(HttpResponse{200, i < m_bodies.size() ? m_bodies[i] : k_empty, {}});
-    }
-    return out;
-  }
-  std::vector<std::string> urls;
-
- private:
-  static constexpr const char* k_empty =
-      R"({"status":"success","data":{"resultType":"matrix","result":[]}})";
-  std::vector<std::string> m_bodies;
-};
-
 TEST(PrometheusSwitchTest, NoSwitchSeriesIsAProblemNotAFailure) {
-  CannedHttpClient client({R"({"status":"success","data":{"resultType":"matrix","result":[
-    {"metric":{"__name__":"node_infiniband_state_id","device":"mlx5_0","port":"1",
-               "instance":"n1:9100"},"values":[[100,"4"],[130,"4"]]}]}})"});
+  netdoctor::testing::FakePrometheus client(1);
   PrometheusRequest request;
   request.url = "http://prom:9090";
   request.at = 130.0;
   request.window = 30.0;
-  auto files = read_prometheus(client, request);
-  ASSERT_TRUE(files.ok()) << files.error().describe();
-  ASSERT_EQ(client.urls.size(), 5u);
-  EXPECT_NE(client.urls[4].find("ifHCOutOctets"), std::string::npos) << client.urls[4];
-  EXPECT_NE(client.urls[4].find("sonic_queue_dropped_packets_total"), std::string::npos);
-  EXPECT_TRUE(files->files.count("hosts/n1/001/sys/class/infiniband/mlx5_0/ports/1/state"));
+  auto read = read_prometheus(client, request);
+  ASSERT_TRUE(read.ok()) << read.error().describe();
+  EXPECT_TRUE(read->tree->read("hosts/n001/001/sys/class/infiniband/mlx5_0/ports/1/state").ok());
+  EXPECT_EQ(read->stats.switches, 0u);
   std::string all;
-  for (const auto& problem : files->problems) {
+  for (const auto& problem : read->problems) {
     all += problem.describe() + "\n";
   }
   EXPECT_NE(all.find("switch data not available"), std::string::npos) << all;

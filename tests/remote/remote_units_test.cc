@@ -56,14 +56,40 @@ TEST(PrometheusApiTest, ReportsPrometheusErrorsAndJunk) {
             ErrorCode::Parse);
 }
 
-TEST(PrometheusApiTest, BuildsBatchedRangeQueries) {
-  const auto queries = prometheus_queries("job=\"node\"");
-  ASSERT_EQ(queries.size(), 5u);  // a few families, never one query per host, switch or port
-  EXPECT_EQ(queries[0], "{__name__=~\"node_infiniband_.+\",job=\"node\"}");
-  const auto url = query_range_url("http://prom:9090/", {queries[0], 100.0, 400.0, 300.0});
-  EXPECT_EQ(url.rfind("http://prom:9090/api/v1/query_range?query=%7B__name__%3D~%22node_", 0), 0u)
-      << url;
-  EXPECT_NE(url.find("&start=100.000&end=400.000&step=300.000"), std::string::npos) << url;
+TEST(PrometheusApiTest, AsksOnlyForTheNamesTheCounterTableReads) {
+  const auto pattern = host_metric_pattern({"rx_prio3_pause", "rx_bytes"});
+  EXPECT_NE(pattern.find("|node_ethtool_received_prio3_pause|"), std::string::npos) << pattern;
+  EXPECT_NE(pattern.find("|node_ethtool_received_bytes_total|"), std::string::npos) << pattern;
+  EXPECT_NE(pattern.find("node_infiniband_port_transmit_wait_total"), std::string::npos);
+  EXPECT_NE(pattern.find("netdoctor_rdma_link_info"), std::string::npos);
+  EXPECT_EQ(pattern.find("node_ethtool_.+"), std::string::npos) << pattern;
+  EXPECT_NE(host_metric_pattern({}).find("node_ethtool_.+"), std::string::npos);
+  EXPECT_EQ(query_range_form({"up", 100.0, 400.0, 300.0}),
+            "query=up&start=100.000&end=400.000&step=300.000");
+}
+
+TEST(PrometheusApiTest, ReadsWarningsOfAPartialAnswer) {
+  auto answer = parse_range_answer(R"({"status":"success","warnings":["shard 2 timed out"],
+    "data":{"resultType":"matrix","result":[{"metric":{"__name__":"up","instance":"a:1"},
+    "values":[[1,"1"],[2,"1"]]}]}})");
+  ASSERT_TRUE(answer.ok()) << answer.error().describe();
+  EXPECT_EQ(answer->warnings, std::vector<std::string>{"shard 2 timed out"});
+  ASSERT_EQ(answer->series.size(), 1u);
+  EXPECT_EQ(answer->series[0].points.size(), 2u);
+  EXPECT_EQ(parse_range_answer(R"({"status":"success","data":{"resultType":"matrix",
+    "result":[{"metric":{}}]}})")
+                .error()
+                .code,
+            ErrorCode::Parse);
+  EXPECT_EQ(parse_range_answer(R"({"status":"success","data":{"resultType":"matrix",
+    "result":[{"metric":{},"values":[[1,2]]}]}})")
+                .error()
+                .code,
+            ErrorCode::Parse);
+  EXPECT_EQ(parse_range_answer(R"({"status":"success","data":{"resultType":"matrix","result":[)")
+                .error()
+                .code,
+            ErrorCode::Parse);
 }
 
 TEST(PrometheusBundleTest, UndoesNodeExporterEthtoolNames) {
@@ -75,6 +101,15 @@ TEST(PrometheusBundleTest, UndoesNodeExporterEthtoolNames) {
             "rx_vport_rdma_unicast_bytes");
   EXPECT_EQ(ethtool_stat_from_metric("node_ethtool_info"), std::nullopt);
   EXPECT_EQ(ethtool_stat_from_metric("node_network_up"), std::nullopt);
+  // And back: what netdoctor asks Prometheus for.
+  for (const char* stat :
+       {"rx_prio3_pause", "tx_pause_ctrl_phy", "rx_bytes", "rx_vport_rdma_unicast_bytes"}) {
+    const auto metric = ethtool_metric_from_stat(stat);
+    ASSERT_TRUE(metric.has_value()) << stat;
+    EXPECT_EQ(ethtool_stat_from_metric(*metric), stat);
+  }
+  EXPECT_EQ(ethtool_metric_from_stat("rx_prio3_pause"), "node_ethtool_received_prio3_pause");
+  EXPECT_EQ(ethtool_metric_from_stat("Rx-Pause"), std::nullopt);  // sanitised by the collector
 }
 
 TEST(PrometheusBundleTest, NamesHostsFromTheInstanceLabel) {

@@ -1,0 +1,127 @@
+// diagnose --prometheus at scale (remote/prometheus_reader.h): hosts are read in bounded groups,
+// every host in exactly one query; a group that times out, warns or leaves hosts without series
+// is a problem naming them while the other groups' hosts are still read. Against a fake
+// Prometheus (tests/remote/fake_prometheus.h); the real one is in prometheus_server_test.cc.
+#include "remote/prometheus_batches.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "remote/prometheus_reader.h"
+#include "tests/remote/fake_prometheus.h"
+
+namespace netdoctor::remote {
+namespace {
+
+using netdoctor::testing::FakePrometheus;
+
+PrometheusRequest request_of(std::size_t per_query) {
+  PrometheusRequest request;
+  request.url = "http://prom:9090";
+  request.at = 130.0;
+  request.window = 30.0;
+  request.machines_per_query = per_query;
+  return request;
+}
+
+std::string problems_of(const PrometheusRead& read) {
+  std::string all;
+  for (const auto& problem : read.problems) {
+    all += problem.describe() + "\n";
+  }
+  return all;
+}
+
+bool has_host(const PrometheusRead& read, int n) {
+  return read.tree
+      ->read(fmt::format("hosts/n{:03}/001/sys/class/infiniband/mlx5_0/ports/1/state", n))
+      .ok();
+}
+
+TEST(PrometheusBatchesTest, GroupsAndMatchersCoverEachValueOnce) {
+  const std::vector<std::string> values = {"a", "b", "c", "d", "e"};
+  const auto groups = group_values(values, 2);
+  ASSERT_EQ(groups.size(), 3u);
+  EXPECT_EQ(groups[2], std::vector<std::string>{"e"});
+  EXPECT_EQ(group_values(values, 0).size(), 5u);
+  EXPECT_EQ(exact_values_matcher("instance", {"a.b:9100", "c\"d"}),
+            R"(instance=~"a\\.b\\:9100|c\\\"d")");
+  EXPECT_EQ(name_some({"a", "b", "c"}, 2), "a, b (+1 more)");
+}
+
+TEST(PrometheusBatchesTest, EveryHostIsAskedForExactlyOnce) {
+  FakePrometheus prometheus(300);
+  auto read = read_prometheus(prometheus, request_of(128));
+  ASSERT_TRUE(read.ok()) << read.error().describe();
+  ASSERT_EQ(prometheus.batches.size(), 3u);  // 128 + 128 + 44, never one query per host
+  std::multiset<std::string> asked;
+  for (const auto& batch : prometheus.batches) {
+    EXPECT_LE(batch.size(), 128u);
+    asked.insert(batch.begin(), batch.end());
+  }
+  EXPECT_EQ(asked.size(), 300u);
+  for (int n = 1; n <= 300; ++n) {
+    EXPECT_EQ(asked.count(fmt::format("n{:03}:9100", n)), 1u) << n;
+    EXPECT_TRUE(has_host(*read, n)) << n;
+  }
+  EXPECT_EQ(read->stats.hosts, 300u);
+  EXPECT_EQ(read->stats.series, 600u);
+  EXPECT_EQ(read->stats.queries, 3u + 3u);  // the listing, then the batches
+  EXPECT_EQ(read->stats.failed_batches, 0u);
+  // The counter's two samples: a rate is possible.
+  EXPECT_TRUE(read->tree->read("hosts/n300/000/captured_at").ok());
+}
+
+TEST(PrometheusBatchesTest, ATimedOutBatchIsReportedAndTheOthersAreRead) {
+  FakePrometheus prometheus(300);
+  prometheus.time_out_with = {"n150:9100"};
+  auto read = read_prometheus(prometheus, request_of(128));
+  ASSERT_TRUE(read.ok()) << read.error().describe();
+  const std::string problems = problems_of(*read);
+  EXPECT_NE(problems.find("batch 2 of 3 (hosts n129:9100, n130:9100"), std::string::npos)
+      << problems;
+  EXPECT_NE(problems.find("(+120 more)) failed: timed out"), std::string::npos) << problems;
+  EXPECT_NE(problems.find("these hosts are not in the diagnosis"), std::string::npos) << problems;
+  EXPECT_EQ(read->stats.failed_batches, 1u);
+  EXPECT_EQ(read->stats.hosts, 172u);
+  EXPECT_TRUE(has_host(*read, 1));
+  EXPECT_TRUE(has_host(*read, 128));
+  EXPECT_FALSE(has_host(*read, 129));
+  EXPECT_FALSE(has_host(*read, 256));
+  EXPECT_TRUE(has_host(*read, 257));
+}
+
+TEST(PrometheusBatchesTest, WarningsAndHostsWithoutSeriesAreReported) {
+  FakePrometheus prometheus(20);
+  prometheus.warn_with = {"n005:9100"};
+  prometheus.silent = {"n007:9100"};
+  auto read = read_prometheus(prometheus, request_of(10));
+  ASSERT_TRUE(read.ok()) << read.error().describe();
+  const std::string problems = problems_of(*read);
+  EXPECT_NE(problems.find("batch 1 of 2 (hosts n001:9100"), std::string::npos) << problems;
+  EXPECT_NE(problems.find("Prometheus warned \"remote read of shard 2 failed\"; its answer may "
+                          "be partial"),
+            std::string::npos)
+      << problems;
+  EXPECT_NE(problems.find("no series in the window for host n007:9100"), std::string::npos)
+      << problems;
+  EXPECT_EQ(problems.find("batch 2 of 2"), std::string::npos) << problems;
+  EXPECT_TRUE(has_host(*read, 5));
+  EXPECT_FALSE(has_host(*read, 7));
+  EXPECT_EQ(read->stats.hosts, 19u);
+}
+
+TEST(PrometheusBatchesTest, EveryBatchFailingIsAFailure) {
+  FakePrometheus prometheus(4);
+  prometheus.time_out_with = {"n001:9100", "n003:9100"};
+  auto read = read_prometheus(prometheus, request_of(2));
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().code, ErrorCode::Timeout);
+  EXPECT_NE(read.error().message.find("batch 1 of 2"), std::string::npos) << read.error().message;
+}
+
+}  // namespace
+}  // namespace netdoctor::remote
