@@ -128,8 +128,8 @@ class MachineGrouper final : public TarMemberSink {
   std::optional<Machine> m_open;
   std::set<std::string, std::less<>> m_closed;  // every machine closed, by `full`
   StreamedMachines m_streamed;
-  std::vector<std::string> m_rest_links;      // where the rest's links lead
-  std::vector<std::string> m_rest_shallow;    // non-directories of the rest within two levels
+  std::vector<std::string> m_rest_links;    // where the rest's links lead
+  std::vector<std::string> m_rest_shallow;  // non-directories of the rest within two levels
   bool m_given_up = false;
 };
 

@@ -62,8 +62,7 @@ class LoadingSink final : public MachineSink {
   void load(Job job) {
     std::vector<Problem> problems;
     if (job.role == MachineRole::Host) {
-      Host host =
-          load_host(job.capture.name, job.capture.samples, m_counters, problems, m_filter);
+      Host host = load_host(job.capture.name, job.capture.samples, m_counters, problems, m_filter);
       job = {};  // the machine's files go now, not when the next job comes
       const std::lock_guard lock(m_mutex);
       m_loaded.hosts.emplace_back(std::move(host), std::move(problems));

@@ -19,7 +19,6 @@ struct LoadedBundle {
 };
 
 // A directory, or an archive that cannot be streamed exactly, is opened whole as before.
-Result<LoadedBundle> open_and_load_bundle(const std::string& path,
-                                          const LoadOptions& options = {});
+Result<LoadedBundle> open_and_load_bundle(const std::string& path, const LoadOptions& options = {});
 
 }  // namespace netdoctor::model

@@ -105,13 +105,11 @@ std::string read_in(const MachineCapture& machine, std::size_t sample) {
 
 TEST_F(BundleStream, GroupedMachinesGoToTheSinkAndTheRestComesBack) {
   RecordingSink sink;
-  const auto bundle = stream(archive({file("b/bundle.json", R"({"cluster":"c"})"),
-                                      file("b/hosts/h1/0/captured_at", "1"),
-                                      file("b/hosts/h1/1/captured_at", "2"),
-                                      file("b/hosts/h2/0/captured_at", "3"),
-                                      file("b/switches/s1/0/captured_at", "4"),
-                                      file("b/perftest/h1__h2/run", "text")}),
-                             sink);
+  const auto bundle = stream(
+      archive({file("b/bundle.json", R"({"cluster":"c"})"), file("b/hosts/h1/0/captured_at", "1"),
+               file("b/hosts/h1/1/captured_at", "2"), file("b/hosts/h2/0/captured_at", "3"),
+               file("b/switches/s1/0/captured_at", "4"), file("b/perftest/h1__h2/run", "text")}),
+      sink);
   EXPECT_EQ(sink.names(), (std::vector<std::string>{"host h1", "host h2", "switch s1"}));
   EXPECT_EQ(sink.discards, 0);
   EXPECT_TRUE(bundle.hosts.empty());
@@ -137,10 +135,10 @@ TEST_F(BundleStream, LayoutAtTheTopStreamsToo) {
 
 TEST_F(BundleStream, ScatteredMachineIsReadAgainWhole) {
   RecordingSink sink;
-  const auto bundle = stream(archive({file("b/hosts/h1/0/captured_at", "1"),
-                                      file("b/hosts/h2/0/captured_at", "2"),
-                                      file("b/hosts/h1/1/captured_at", "3")}),
-                             sink);
+  const auto bundle =
+      stream(archive({file("b/hosts/h1/0/captured_at", "1"), file("b/hosts/h2/0/captured_at", "2"),
+                      file("b/hosts/h1/1/captured_at", "3")}),
+             sink);
   EXPECT_EQ(sink.discards, 1);
   EXPECT_TRUE(sink.taken.empty());
   ASSERT_EQ(machine_names(bundle.hosts), (std::vector<std::string>{"h1", "h2"}));
@@ -170,9 +168,10 @@ TEST_F(BundleStream, LinkIntoAnotherMachineIsReadWhole) {
 
 TEST_F(BundleStream, LinkOfTheRestIntoAStreamedMachineIsReadWhole) {
   RecordingSink sink;
-  const auto bundle = stream(archive({file("b/hosts/h1/0/captured_at", "1"),
-                                      link("b/perftest/h1__h2/run", "../../hosts/h1/0/captured_at")}),
-                             sink);
+  const auto bundle =
+      stream(archive({file("b/hosts/h1/0/captured_at", "1"),
+                      link("b/perftest/h1__h2/run", "../../hosts/h1/0/captured_at")}),
+             sink);
   EXPECT_EQ(sink.discards, 1);
   ASSERT_EQ(bundle.perftests.size(), 1u);
   EXPECT_EQ(bundle.perftests.front().text, "1");
@@ -196,10 +195,10 @@ TEST_F(BundleStream, ProblemsOfAStreamedMachineKeepTheirPlace) {
          sink);
   // h2's dangling sample link leaves h2: read whole; problems compared in stream() either way.
   RecordingSink grouped;
-  const auto bundle = stream(archive({file("b/hosts/h1/0/captured_at"),
-                                      link("b/hosts/h1/1", "/etc"),
-                                      file("b/perftest/bad-name/run")}),
-                             grouped);
+  const auto bundle =
+      stream(archive({file("b/hosts/h1/0/captured_at"), link("b/hosts/h1/1", "/etc"),
+                      file("b/perftest/bad-name/run")}),
+             grouped);
   EXPECT_EQ(grouped.names(), (std::vector<std::string>{"host h1"}));
   ASSERT_EQ(bundle.problems.size(), 2u);
   EXPECT_NE(bundle.problems[0].describe().find("b/hosts/h1/1"), std::string::npos);

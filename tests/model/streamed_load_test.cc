@@ -105,11 +105,10 @@ TEST(StreamedLoad, MachinesScatteredOverTheArchiveLoadAsWhenHeldWhole) {
   std::vector<std::pair<std::string, std::string>> scattered;
   std::vector<std::pair<std::string, std::string>> tails;
   for (std::size_t i = 0; i < files.size(); ++i) {
-    const bool last_of_dir = i + 1 == files.size() ||
-                             fs::path(files[i].first).parent_path() !=
-                                 fs::path(files[i + 1].first).parent_path();
-    (last_of_dir && files[i].first.starts_with("hosts/") ? tails : scattered)
-        .push_back(files[i]);
+    const bool last_of_dir =
+        i + 1 == files.size() ||
+        fs::path(files[i].first).parent_path() != fs::path(files[i + 1].first).parent_path();
+    (last_of_dir && files[i].first.starts_with("hosts/") ? tails : scattered).push_back(files[i]);
   }
   scattered.insert(scattered.end(), tails.begin(), tails.end());
   const auto dir = testing::make_temp_dir("streamed-scattered");
