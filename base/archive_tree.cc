@@ -25,6 +25,7 @@ constexpr std::size_t k_own_block_bytes = k_block_bytes / 8;
 // made resident up front cost the kernel's page zeroing 8% of the fan-out's CPU and 4 MiB of
 // peak memory per capture being merged.
 constexpr std::size_t k_first_block_bytes = std::size_t{1} << 20;
+constexpr std::size_t k_small_block_bytes = 64 << 10;
 constexpr std::uint32_t k_no_node = std::numeric_limits<std::uint32_t>::max();
 using Node = ArchiveTreeBuilder::Node;
 using Kind = ArchiveTreeBuilder::Kind;
@@ -264,9 +265,18 @@ std::string_view ByteArena::store(std::string_view bytes) {
     return {};
   }
   char* at = nullptr;
-  if (bytes.size() >= k_own_block_bytes) {
+  if (bytes.size() >= (m_small ? k_small_block_bytes / 8 : k_own_block_bytes)) {
     m_own_blocks.push_back(std::make_unique_for_overwrite<char[]>(bytes.size()));
     at = m_own_blocks.back().get();
+  } else if (m_small) {
+    if (bytes.size() > m_left) {
+      m_own_blocks.push_back(std::make_unique_for_overwrite<char[]>(k_small_block_bytes));
+      m_next = m_own_blocks.back().get();
+      m_left = k_small_block_bytes;
+    }
+    at = m_next;
+    m_next += bytes.size();
+    m_left -= bytes.size();
   } else {
     if (bytes.size() > m_left) {
       const bool first = m_blocks.empty();
@@ -285,6 +295,9 @@ std::string_view ByteArena::store(std::string_view bytes) {
 ArchiveTreeBuilder::ArchiveTreeBuilder(std::string shown) : m_shown(std::move(shown)) {
   m_arena.prepare_ahead(true);
 }
+
+ArchiveTreeBuilder::ArchiveTreeBuilder(std::string shown, ByteArena::Small small)
+    : m_shown(std::move(shown)), m_arena(small) {}
 
 std::uint32_t ArchiveTreeBuilder::new_dir(std::string_view path, std::uint32_t parent,
                                           std::uint32_t order) {

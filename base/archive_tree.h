@@ -29,6 +29,11 @@ namespace netdoctor {
 class ByteArena {
  public:
   ByteArena() = default;
+  // Small blocks from the ordinary heap instead: for trees made and freed by the thousand (one
+  // machine of a streamed bundle), where a fresh faulted-in large block each would mostly be
+  // zeroed for nothing.
+  struct Small {};
+  explicit ByteArena(Small) : m_small(true) {}
   ~ByteArena();
   ByteArena(ByteArena&&) noexcept = default;
   ByteArena& operator=(ByteArena&&) = delete;  // would drop a block being prepared
@@ -50,6 +55,7 @@ class ByteArena {
   char* m_next = nullptr;
   std::size_t m_left = 0;
   bool m_ahead = false;
+  bool m_small = false;
   std::future<void*> m_prepared;  // the next block, while m_ahead
 };
 
@@ -57,6 +63,8 @@ class ArchiveTreeBuilder {
  public:
   // `shown` names the archive in messages ("/tmp/b.tar.gz").
   explicit ArchiveTreeBuilder(std::string shown);
+  // For a small tree (one machine of a streamed bundle): its bytes in a ByteArena::Small.
+  ArchiveTreeBuilder(std::string shown, ByteArena::Small small);
 
   // Paths are normalised as MemTree does; one that is empty or climbs out is ignored.
   void add_file(std::string_view path, std::string_view content);

@@ -11,6 +11,7 @@
 #include <tuple>
 #include <utility>
 
+#include "base/bundle_layout.h"
 #include "base/strings.h"
 
 namespace netdoctor {
@@ -72,15 +73,7 @@ std::string base_name(std::string_view path) {
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
-// Layout: spec/bundle.md's layout; SosReport: one sos report (one host, one sample);
-// SosFolder: a folder of sos reports, archives or extracted, as an on-call engineer is sent
-// them (one host each, named from its own report).
-enum class RootKind { Layout, SosReport, SosFolder };
-
-struct FoundRoot {
-  std::string prefix;
-  RootKind kind = RootKind::Layout;
-};
+}  // namespace
 
 // The layout at the top, or under a single top directory (how tar archives of a directory
 // look: healthy.tar.gz holds healthy/...).
@@ -120,14 +113,20 @@ Result<FoundRoot> find_root(const FileTree& tree, const std::string& shown) {
       shown);
 }
 
+namespace {
+
 std::string sos_host_name(const FileTree& tree, const std::string& fallback);
 
 class BundleBuilder {
  public:
-  BundleBuilder(Bundle& bundle, const BundleOptions& options)
-      : m_bundle(bundle), m_options(options) {}
+  BundleBuilder(Bundle& bundle, const BundleOptions& options,
+                const StreamedMachines* streamed = nullptr)
+      : m_bundle(bundle), m_options(options), m_streamed(streamed) {}
 
+  // Every machine under `dir` ("hosts"), in name order; a streamed one only adds its problems.
   void add_machines(const std::string& dir, std::vector<MachineCapture>& into);
+  void add_machine(const std::string& dir, const std::string& name,
+                   std::vector<MachineCapture>& into);
   // fabric/<sample>/ directories: one sample each, sorted by name.
   void add_fabric_samples();
   void add_perftests(const std::string& dir, bool baseline);
@@ -146,6 +145,7 @@ class BundleBuilder {
 
   Bundle& m_bundle;
   const BundleOptions& m_options;
+  const StreamedMachines* m_streamed;
 };
 
 // A sample that is a tar archive of an sos report: opened as a tree of its own, the report
@@ -244,35 +244,46 @@ void BundleBuilder::add_machines(const std::string& dir, std::vector<MachineCapt
     if (machine.kind != DirEntry::Kind::Dir) {
       continue;
     }
-    const std::string machine_path = join_path(dir, machine.name);
-    auto samples = tree().list(machine_path);
-    if (!samples.ok()) {
-      problem(samples.error());
-      continue;
-    }
-    MachineCapture capture{machine.name, {}};
-    for (const DirEntry& sample : *samples) {
-      const std::string sample_path = join_path(machine_path, sample.name);
-      const std::string label = fmt::format("{} sample {}", machine.name, sample.name);
-      if (sample.kind == DirEntry::Kind::Dir) {
-        capture.samples.push_back(
-            MachineSample{sample.name, make_tree_sample(m_bundle.tree, sample_path, label)});
-      } else if (sample.kind == DirEntry::Kind::File && has_archive_suffix(sample.name)) {
-        if (auto nested = sos_archive_sample(sample_path, label)) {
-          capture.samples.push_back(std::move(*nested));
-        }
-      } else if (sample.kind == DirEntry::Kind::Other) {
-        problem(make_error(ErrorCode::Refused,
-                           "sample is a symbolic link that leaves the bundle, loops or dangles",
-                           tree().display_path(sample_path)));
+    if (m_streamed != nullptr) {
+      auto it = m_streamed->problems.find(join_path(dir, machine.name));
+      if (it != m_streamed->problems.end()) {
+        m_bundle.problems.insert(m_bundle.problems.end(), it->second.begin(), it->second.end());
+        continue;
       }
     }
-    std::sort(capture.samples.begin(), capture.samples.end(),
-              [](const MachineSample& a, const MachineSample& b) {
-                return natural_less(a.name, b.name);
-              });
-    into.push_back(std::move(capture));
+    add_machine(dir, machine.name, into);
   }
+}
+
+void BundleBuilder::add_machine(const std::string& dir, const std::string& name,
+                                std::vector<MachineCapture>& into) {
+  const std::string machine_path = join_path(dir, name);
+  auto samples = tree().list(machine_path);
+  if (!samples.ok()) {
+    problem(samples.error());
+    return;
+  }
+  MachineCapture capture{name, {}};
+  for (const DirEntry& sample : *samples) {
+    const std::string sample_path = join_path(machine_path, sample.name);
+    const std::string label = fmt::format("{} sample {}", name, sample.name);
+    if (sample.kind == DirEntry::Kind::Dir) {
+      capture.samples.push_back(
+          MachineSample{sample.name, make_tree_sample(m_bundle.tree, sample_path, label)});
+    } else if (sample.kind == DirEntry::Kind::File && has_archive_suffix(sample.name)) {
+      if (auto nested = sos_archive_sample(sample_path, label)) {
+        capture.samples.push_back(std::move(*nested));
+      }
+    } else if (sample.kind == DirEntry::Kind::Other) {
+      problem(make_error(ErrorCode::Refused,
+                         "sample is a symbolic link that leaves the bundle, loops or dangles",
+                         tree().display_path(sample_path)));
+    }
+  }
+  std::sort(
+      capture.samples.begin(), capture.samples.end(),
+      [](const MachineSample& a, const MachineSample& b) { return natural_less(a.name, b.name); });
+  into.push_back(std::move(capture));
 }
 
 void BundleBuilder::add_fabric_samples() {
@@ -414,6 +425,35 @@ Result<Bundle> open_bundle(const std::string& path, const BundleOptions& options
 
 Result<Bundle> open_bundle_tree(std::shared_ptr<const FileTree> whole, const std::string& path,
                                 const BundleOptions& options) {
+  return open_bundle_tree_streamed(std::move(whole), path, options, nullptr);
+}
+
+std::optional<MachineCapture> capture_machine(std::shared_ptr<const FileTree> tree,
+                                              const std::string& dir, const std::string& name,
+                                              const BundleOptions& options,
+                                              std::vector<Error>& problems) {
+  auto entries = tree->list(dir);
+  const bool is_dir =
+      entries.ok() && std::any_of(entries->begin(), entries->end(), [&name](const DirEntry& e) {
+        return e.name == name && e.kind == DirEntry::Kind::Dir;
+      });
+  if (!is_dir) {
+    return std::nullopt;  // not a machine, as open_bundle would skip it
+  }
+  Bundle scratch;
+  scratch.tree = std::move(tree);
+  std::vector<MachineCapture> captured;
+  BundleBuilder(scratch, options).add_machine(dir, name, captured);
+  problems = std::move(scratch.problems);
+  if (captured.empty()) {
+    return std::nullopt;
+  }
+  return std::move(captured.front());
+}
+
+Result<Bundle> open_bundle_tree_streamed(std::shared_ptr<const FileTree> whole,
+                                         const std::string& path, const BundleOptions& options,
+                                         const StreamedMachines* streamed) {
   Bundle bundle;
   bundle.path = path;
   ND_TRY_ASSIGN(FoundRoot root, find_root(*whole, path));
@@ -431,7 +471,7 @@ Result<Bundle> open_bundle_tree(std::shared_ptr<const FileTree> whole, const std
             make_tree_sample(bundle.tree, "", fmt::format("{} sample {}", host, report_name))}}});
     return bundle;
   }
-  BundleBuilder builder(bundle, options);
+  BundleBuilder builder(bundle, options, streamed);
   if (root.kind == RootKind::SosFolder) {
     builder.add_sos_folder();
     return bundle;

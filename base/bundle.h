@@ -54,6 +54,31 @@ struct BundleOptions {
 // Fails only when nothing usable could be opened (no such path, not a bundle at all).
 Result<Bundle> open_bundle(const std::string& path, const BundleOptions& options = {});
 
+// Where a machine of a bundle sits: hosts/<name>/ or switches/<name>/.
+enum class MachineRole { Host, Switch };
+
+// Receives the machines of a bundle archive while it is read (open_bundle_streaming).
+class MachineSink {
+ public:
+  virtual ~MachineSink() = default;
+  // A machine whose members the archive has moved past; they are freed when the last copy of
+  // the capture (its samples' sources) goes. Called on the reading thread.
+  virtual void take(MachineRole role, MachineCapture capture) = 0;
+  // Forget every machine taken: the archive is being read again, whole.
+  virtual void discard() = 0;
+};
+
+// open_bundle for a bundle archive that is too large to hold: while it is read, each machine
+// (hosts/<name>/..., switches/<name>/...) whose members come together, as collect and sim write
+// them, goes to `sink` as soon as the archive moves on, and is left out of the Bundle returned,
+// which holds the rest (fabric, perftest, nccl, the manifest, every problem in open_bundle's
+// order). When streaming would not give what open_bundle gives (a machine's members scattered,
+// a link into a streamed machine, the layout not where the first machine suggested), `sink`
+// discards what it took and the archive is opened whole with open_bundle; so is anything that
+// is not an archive.
+Result<Bundle> open_bundle_streaming(const std::string& path, MachineSink& sink,
+                                     const BundleOptions& options = {});
+
 // Several bundles as one (base/bundle_merge.cc): machines met in several are one machine with
 // every sample (clashing sample names prefixed "b<k>-" by the bundle's position, so they sort in
 // the order given); the fabric samples of all likewise, as if of one machine; perftest runs and

@@ -41,7 +41,9 @@ std::vector<MachineCapture> merge_machines(
       merged.samples.push_back(std::move(sample));
     }
     std::sort(merged.samples.begin(), merged.samples.end(),
-              [](const MachineSample& a, const MachineSample& b) { return a.name < b.name; });
+              [](const MachineSample& a, const MachineSample& b) {
+                return natural_less(a.name, b.name);
+              });
     out.push_back(std::move(merged));
   }
   return out;

@@ -17,6 +17,7 @@
 #include "base/archive_tree.h"
 #include "base/file_tree.h"
 #include "base/strings.h"
+#include "base/tar_members.h"
 
 namespace netdoctor {
 namespace {
@@ -277,10 +278,10 @@ std::uint64_t padding(std::uint64_t size) {
 
 class TarLoader {
  public:
-  TarLoader(std::string shown, TreeLimits limits, TarTreeReport* report)
-      : m_shown(std::move(shown)), m_limits(limits), m_report(report), m_tree(m_shown) {}
+  TarLoader(std::string shown, TreeLimits limits, TarTreeReport* report, TarMemberSink& members)
+      : m_shown(std::move(shown)), m_limits(limits), m_report(report), m_tree(members) {}
 
-  Result<std::unique_ptr<FileTree>> load(ArchiveStream& source);
+  Status load(ArchiveStream& source);
 
  private:
   struct Member {
@@ -305,7 +306,7 @@ class TarLoader {
   std::string m_shown;
   TreeLimits m_limits;
   TarTreeReport* m_report;
-  ArchiveTreeBuilder m_tree;
+  TarMemberSink& m_tree;
   Pending m_pending;
   std::string m_name;  // the current member's name and link target, copied out of the stream
   std::string m_link;
@@ -496,7 +497,7 @@ Status TarLoader::take_member(TarStream& in, const Member& member) {
   return {};
 }
 
-Result<std::unique_ptr<FileTree>> TarLoader::load(ArchiveStream& source) {
+Status TarLoader::load(ArchiveStream& source) {
   TarStream in(source);
   for (;;) {
     auto more = next(in);
@@ -519,19 +520,49 @@ Result<std::unique_ptr<FileTree>> TarLoader::load(ArchiveStream& source) {
               m_name);
       break;
     }
-    if (!*more) {
+    if (!*more || !m_tree.wants_more()) {
       break;
     }
   }
-  return m_tree.finish();
+  return {};
+}
+
+// The members straight into one tree.
+class TreeMembers final : public TarMemberSink {
+ public:
+  explicit TreeMembers(std::string shown) : m_builder(std::move(shown)) {}
+  void add_file(std::string_view path, std::string_view content) override {
+    m_builder.add_file(path, content);
+  }
+  void add_dir(std::string_view path) override { m_builder.add_dir(path); }
+  void add_symlink(std::string_view path, std::string_view target) override {
+    m_builder.add_symlink(path, target);
+  }
+  std::unique_ptr<FileTree> finish() { return m_builder.finish(); }
+
+ private:
+  ArchiveTreeBuilder m_builder;
+};
+
+Result<std::unique_ptr<FileTree>> load_tree(ArchiveStream& source, const std::string& shown,
+                                            TreeLimits limits, TarTreeReport* report) {
+  TreeMembers members(shown);
+  ND_TRY(TarLoader(shown, limits, report, members).load(source));
+  return members.finish();
 }
 
 }  // namespace
 
+Status read_tar_members(const std::string& archive, TreeLimits limits, TarTreeReport* report,
+                        TarMemberSink& members) {
+  ND_TRY_ASSIGN(auto source, ArchiveStream::open_file(archive));
+  return TarLoader(archive, limits, report, members).load(*source);
+}
+
 Result<std::unique_ptr<FileTree>> open_tar_tree(const std::string& path, TreeLimits limits,
                                                 TarTreeReport* report) {
   ND_TRY_ASSIGN(auto source, ArchiveStream::open_file(path));
-  return TarLoader(path, limits, report).load(*source);
+  return load_tree(*source, path, limits, report);
 }
 
 Result<std::unique_ptr<FileTree>> open_tar_tree_from_memory(std::string_view data,
@@ -539,7 +570,7 @@ Result<std::unique_ptr<FileTree>> open_tar_tree_from_memory(std::string_view dat
                                                             TreeLimits limits,
                                                             TarTreeReport* report) {
   ND_TRY_ASSIGN(auto source, ArchiveStream::open_memory(data, name));
-  return TarLoader(name, limits, report).load(*source);
+  return load_tree(*source, name, limits, report);
 }
 
 }  // namespace netdoctor

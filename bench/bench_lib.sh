@@ -77,3 +77,40 @@ make_bench_bundle() {
   tar -C "$(dirname "$dir")" -czf "$dir.tar.gz" "$(basename "$dir")"
   echo "${args[*]}" >"$stamp"
 }
+
+# make_bench_archive BIN BASE: the benchmark bundle written by `netdoctor sim` straight to
+# BASE.tar.gz (streamed: no directory, nothing held whole), with BASE.expected.json, BASE.files
+# (how many files sim wrote) and BASE.sim.time (sim's wall seconds and peak KiB); reused while
+# BASE.stamp says it was made with the same settings. Same env as make_bench_bundle (RoCE only).
+make_bench_archive() {
+  local bin=$1 base=$2
+  local args=(sim --hosts "${HOSTS:-512}" --nics "${NICS:-8}" --samples "${SAMPLES:-2}"
+              --seed "${SEED:-1}" --vendors "${VENDORS:-mlx5,bnxt}" --fault "${FAULT:-pfc-storm}")
+  local stamp="$base.stamp"
+  if [[ -f $base.tar.gz && -f $base.files && -f $stamp && "$(cat "$stamp")" == "${args[*]}" ]]; then
+    return
+  fi
+  rm -f "$base.tar.gz" "$stamp"
+  /usr/bin/time -f '%e %M' -o "$base.sim.time" "$bin" "${args[@]}" --out "$base.tar.gz" \
+    >"$base.sim.out" || { echo "netdoctor sim failed" >&2; exit 1; }
+  sed -n 's/^wrote \([0-9]*\) files.*/\1/p' "$base.sim.out" >"$base.files"
+  echo "${args[*]}" >"$stamp"
+}
+
+# check_expected_diagnosis OUT EXPECTED: the diagnosis JSON in OUT must give the verdict and top
+# cause of EXPECTED (a sim X.expected.json), naming one of its culprits; stops the benchmark
+# otherwise.
+check_expected_diagnosis() {
+  local out=$1 expected=$2
+  if ! jq -e --slurpfile want "$expected" '
+      ($want[0]) as $w
+      | .verdict == $w.verdict and .causes[0].id == $w.cause
+        and (($w.culprits_any | length) == 0
+             or any(.causes[0].entities[]; . as $e | $w.culprits_any | index($e)))' \
+      "$out" >/dev/null; then
+    echo "$(basename "$0" .sh): $out did not find the injected fault:" >&2
+    jq -c '{verdict, top: .causes[0] | {id, entities}}' "$out" >&2 || head -c 2000 "$out" >&2
+    echo "expected: $(jq -c '{verdict, cause, culprits_any}' "$expected")" >&2
+    exit 1
+  fi
+}

@@ -31,20 +31,7 @@ symptom=$(jq -r .symptom "$expected")
 files=$(find "$dir" -type f | wc -l)
 
 # The diagnosis in LABEL.out must give the expected verdict and top cause, naming a culprit.
-check_diagnosis() {
-  local out=$bench_work/$1.out
-  if ! jq -e --slurpfile want "$expected" '
-      ($want[0]) as $w
-      | .verdict == $w.verdict and .causes[0].id == $w.cause
-        and (($w.culprits_any | length) == 0
-             or any(.causes[0].entities[]; . as $e | $w.culprits_any | index($e)))' \
-      "$out" >/dev/null; then
-    echo "diagnose_bench: $1 did not find the injected fault:" >&2
-    jq -c '{verdict, top: .causes[0] | {id, entities}}' "$out" >&2 || head -c 2000 "$out" >&2
-    echo "expected: $(jq -c '{verdict, cause, culprits_any}' "$expected")" >&2
-    exit 1
-  fi
-}
+check_diagnosis() { check_expected_diagnosis "$bench_work/$1.out" "$expected"; }
 
 diagnose=(diagnose --no-record --symptom "$symptom" --format json)
 find "$dir" -type f -print0 | xargs -0 cat >/dev/null  # warm the page cache

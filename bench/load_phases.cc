@@ -1,7 +1,7 @@
 // load_phases: where the time of loading and diagnosing one bundle goes, phase by phase (open
-// the tree and enumerate it, load the model, diagnose, free it all), with the peak RSS after
-// each and how many metric values the model holds. A tool for finding what to optimise; the
-// targets are checked by load_bench.sh and diagnose_bench.sh.
+// and load the model as `diagnose` does, an archive streamed; diagnose; free it all), with the peak
+// RSS after each and how many metric values the model holds. A tool for finding what to optimise;
+// the targets are checked by load_bench.sh and diagnose_bench.sh.
 //
 //   load_phases BUNDLE [SYMPTOM] [THREADS]
 #include <fmt/format.h>
@@ -14,6 +14,7 @@
 #include "base/bundle.h"
 #include "engine/pipeline.h"
 #include "model/loader.h"
+#include "model/streamed_load.h"
 
 namespace {
 
@@ -84,38 +85,32 @@ int main(int argc, char** argv) {
   const int threads = argc > 3 ? std::atoi(argv[3]) : 2;
   const Mark total;
   Mark start;
-  auto bundle = netdoctor::open_bundle(argv[1]);
-  if (!bundle.ok()) {
-    fmt::print(stderr, "{}\n", bundle.error().describe());
-    return 1;
-  }
-  phase("open", start);
-  start = Mark{};
   netdoctor::model::LoadOptions options;
   options.threads = threads;
-  auto fabric = netdoctor::model::load_fabric(*bundle, options);
-  if (!fabric.ok()) {
-    fmt::print(stderr, "{}\n", fabric.error().describe());
+  // As `diagnose --bundle` loads one bundle: an archive streamed, its machines loaded as read.
+  auto loaded = netdoctor::model::open_and_load_bundle(argv[1], options);
+  if (!loaded.ok()) {
+    fmt::print(stderr, "{}\n", loaded.error().describe());
     return 1;
   }
-  phase("load", start);
+  phase("open+load", start);
+  auto& fabric = loaded->fabric;
   start = Mark{};
   netdoctor::engine::DiagnoseOptions diagnose;
   diagnose.symptom = symptom;
-  auto diagnosis = netdoctor::engine::diagnose_fabric(*fabric, diagnose);
+  auto diagnosis = netdoctor::engine::diagnose_fabric(fabric, diagnose);
   if (!diagnosis.ok()) {
     fmt::print(stderr, "{}\n", diagnosis.error().describe());
     return 1;
   }
   phase("diagnose", start);
   phase("total", total);
-  fmt::print("{} hosts, {} switches, {} problems; top cause {}\n", fabric->hosts.size(),
-             fabric->switches.size(), fabric->problems.size(),
+  fmt::print("{} hosts, {} switches, {} problems; top cause {}\n", fabric.hosts.size(),
+             fabric.switches.size(), fabric.problems.size(),
              diagnosis->causes.empty() ? "none" : diagnosis->causes.front().id);
-  print_model_size(*fabric);
+  print_model_size(fabric);
   start = Mark{};
-  fabric = netdoctor::model::Fabric{};
-  bundle = netdoctor::Bundle{};
+  loaded = netdoctor::model::LoadedBundle{};
   phase("teardown", start);
   return 0;
 }

@@ -23,6 +23,7 @@
 #include "engine/render.h"
 #include "kb/playbook.h"
 #include "model/loader.h"
+#include "model/streamed_load.h"
 #include "report/fabric_map.h"
 #include "report/html_report.h"
 #include "report/map_json.h"
@@ -85,10 +86,8 @@ struct Diagnosed {
   std::string map_problem;  // why there is no map
 };
 
-Result<Diagnosed> diagnose_with_map(const Bundle& bundle, const engine::DiagnoseOptions& options) {
-  model::LoadOptions load;
-  load.threads = k_load_threads;
-  ND_TRY_ASSIGN(model::Fabric fabric, model::load_fabric(bundle, load));
+Result<Diagnosed> diagnose_loaded(const Bundle& bundle, const model::Fabric& fabric,
+                                  const engine::DiagnoseOptions& options) {
   Diagnosed out;
   ND_TRY_ASSIGN(out.diagnosis, engine::diagnose_loaded_bundle(bundle, fabric, options));
   auto map = report::map_for_diagnosis(fabric, out.diagnosis, options);
@@ -100,8 +99,22 @@ Result<Diagnosed> diagnose_with_map(const Bundle& bundle, const engine::Diagnose
   return out;
 }
 
+Result<Diagnosed> diagnose_with_map(const Bundle& bundle, const engine::DiagnoseOptions& options) {
+  model::LoadOptions load;
+  load.threads = k_load_threads;
+  ND_TRY_ASSIGN(model::Fabric fabric, model::load_fabric(bundle, load));
+  return diagnose_loaded(bundle, fabric, options);
+}
+
 Result<Diagnosed> diagnose_paths(const std::vector<std::string>& paths,
                                  const engine::DiagnoseOptions& options) {
+  if (paths.size() == 1) {
+    // One archive is read as a stream: its hosts are loaded and freed as it goes.
+    model::LoadOptions load;
+    load.threads = k_load_threads;
+    ND_TRY_ASSIGN(model::LoadedBundle loaded, model::open_and_load_bundle(paths.front(), load));
+    return diagnose_loaded(loaded.bundle, loaded.fabric, options);
+  }
   ND_TRY_ASSIGN(Bundle bundle, open_bundles(paths));
   return diagnose_with_map(bundle, options);
 }

@@ -5,6 +5,7 @@
 #include "base/bundle.h"
 #include "engine/thresholds.h"
 #include "model/loader.h"
+#include "model/streamed_load.h"
 
 namespace netdoctor::engine {
 
@@ -53,8 +54,10 @@ Result<Diagnosis> diagnose_fabric(const model::Fabric& fabric, const DiagnoseOpt
 
 Result<Diagnosis> diagnose_bundle(const std::string& bundle_path, const DiagnoseOptions& options,
                                   int load_threads) {
-  ND_TRY_ASSIGN(Bundle bundle, open_bundle(bundle_path));
-  return diagnose_opened_bundle(bundle, options, load_threads);
+  model::LoadOptions load_options;
+  load_options.threads = load_threads;
+  ND_TRY_ASSIGN(model::LoadedBundle loaded, model::open_and_load_bundle(bundle_path, load_options));
+  return diagnose_loaded_bundle(loaded.bundle, loaded.fabric, options);
 }
 
 Result<Diagnosis> diagnose_bundles(const std::vector<std::string>& bundle_paths,

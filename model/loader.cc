@@ -80,6 +80,38 @@ void load_machines(const Bundle& bundle, const CounterTable& counters, int threa
   }
 }
 
+// The machines' problems in bundle order (hosts, then switches), those loaded before placed
+// by name among them (a streamed bundle's machines are listed by name).
+void add_machine_problems(const Bundle& bundle, std::vector<std::vector<Problem>>& here,
+                          LoadedMachines& before, std::vector<Problem>& out) {
+  using Listed = std::pair<std::string_view, std::vector<Problem>*>;
+  auto by_name = [](const Listed& a, const Listed& b) { return a.first < b.first; };
+  std::vector<Listed> hosts;
+  std::vector<Listed> switches;
+  for (std::size_t i = 0; i < bundle.hosts.size(); ++i) {
+    hosts.emplace_back(bundle.hosts[i].name, &here[i]);
+  }
+  for (std::size_t i = 0; i < bundle.switches.size(); ++i) {
+    switches.emplace_back(bundle.switches[i].name, &here[bundle.hosts.size() + i]);
+  }
+  for (auto& [host, problems] : before.hosts) {
+    hosts.emplace_back(host.name, &problems);
+  }
+  for (auto& [sw, problems] : before.switches) {
+    switches.emplace_back(sw.name, &problems);
+  }
+  const bool interleave = !before.hosts.empty() || !before.switches.empty();
+  for (auto* list : {&hosts, &switches}) {
+    if (interleave) {
+      std::stable_sort(list->begin(), list->end(), by_name);
+    }
+    for (auto& [name, problems] : *list) {
+      std::move(problems->begin(), problems->end(), std::back_inserter(out));
+      problems->clear();
+    }
+  }
+}
+
 }  // namespace
 
 void cross_fill_switch_ports(Fabric& fabric) {
@@ -104,17 +136,23 @@ void cross_fill_switch_ports(Fabric& fabric) {
   }
 }
 
-Result<Fabric> load_fabric(const Bundle& bundle, const LoadOptions& options) {
-  std::optional<CounterTable> builtin;
-  const CounterTable* counters = options.counters;
-  if (counters == nullptr) {
-    auto table = CounterTable::builtin();
-    if (!table.ok()) {
-      return table.error();
-    }
-    builtin = std::move(table).value();
-    counters = &*builtin;
+Result<const CounterTable*> counter_table(const LoadOptions& options,
+                                          std::optional<CounterTable>& builtin) {
+  if (options.counters != nullptr) {
+    return options.counters;
   }
+  ND_TRY_ASSIGN(builtin, CounterTable::builtin());
+  return &*builtin;
+}
+
+Result<Fabric> load_fabric(const Bundle& bundle, const LoadOptions& options) {
+  return load_fabric(bundle, options, LoadedMachines{});
+}
+
+Result<Fabric> load_fabric(const Bundle& bundle, const LoadOptions& options,
+                           LoadedMachines loaded) {
+  std::optional<CounterTable> builtin;
+  ND_TRY_ASSIGN(const CounterTable* counters, counter_table(options, builtin));
 
   Fabric fabric;
   fabric.name = fabric_name(bundle);
@@ -126,8 +164,12 @@ Result<Fabric> load_fabric(const Bundle& bundle, const LoadOptions& options) {
   std::vector<std::vector<Problem>> machine_problems;
   load_machines(bundle, *counters, options.threads, filter, fabric.hosts, fabric.switches,
                 machine_problems);
-  for (auto& list : machine_problems) {
-    std::move(list.begin(), list.end(), std::back_inserter(fabric.problems));
+  add_machine_problems(bundle, machine_problems, loaded, fabric.problems);
+  for (auto& [host, problems] : loaded.hosts) {
+    fabric.hosts.push_back(std::move(host));
+  }
+  for (auto& [sw, problems] : loaded.switches) {
+    fabric.switches.push_back(std::move(sw));
   }
   auto by_name = [](const auto& a, const auto& b) { return a.name < b.name; };
   std::stable_sort(fabric.hosts.begin(), fabric.hosts.end(), by_name);

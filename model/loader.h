@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/bundle.h"
@@ -33,6 +34,21 @@ struct LoadOptions {
 
 // Fails only when the counter table cannot be loaded; everything else becomes a problem.
 Result<Fabric> load_fabric(const Bundle& bundle, const LoadOptions& options = {});
+
+// Machines loaded before the rest of their bundle (model/streamed_load.h), each with the
+// problems met loading it.
+struct LoadedMachines {
+  std::vector<std::pair<Host, std::vector<Problem>>> hosts;
+  std::vector<std::pair<Switch, std::vector<Problem>>> switches;
+};
+
+// load_fabric for a bundle whose other machines are already `loaded`: the fabric (problems in
+// the same order) that load_fabric gives when the bundle holds them all.
+Result<Fabric> load_fabric(const Bundle& bundle, const LoadOptions& options, LoadedMachines loaded);
+
+// The counter table of `options`, or the built-in one kept in `builtin`.
+Result<const CounterTable*> counter_table(const LoadOptions& options,
+                                          std::optional<CounterTable>& builtin);
 
 // One host from its samples in time order, reading only what `filter` admits. Problems met are
 // appended to `problems`.

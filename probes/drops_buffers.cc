@@ -160,9 +160,9 @@ PortFleet port_fleet(const std::vector<PortDrops>& ports) {
 // One port whose drops stand out from the other ports of its queue class.
 void find_port_drops(const PortDrops& p, const Deviation& dev, const PortFleet& ports,
                      const QueueClass& queue, const std::set<const model::Nic*>& discarding,
-                     int prio, Judgement& judgement) {
+                     int prio, const NicsBehindPorts& behind, Judgement& judgement) {
   std::vector<std::string> entities{port_entity(p.sw->name, p.port->name)};
-  const model::Nic* nic = nic_behind(judgement.fabric(), *p.sw, *p.port);
+  const model::Nic* nic = behind.find(*p.sw, *p.port);
   const std::string lossy = nic != nullptr && queue.lossless
                                 ? pfc_inactive(*nic, prio, discarding.count(nic) > 0)
                                 : std::string();
@@ -188,7 +188,8 @@ void find_port_drops(const PortDrops& p, const Deviation& dev, const PortFleet& 
 
 // Ports whose drops on one queue class stand out from the other ports.
 void judge_ports(const std::vector<PortDrops>& ports, const QueueClass& queue,
-                 const std::set<const model::Nic*>& discarding, int prio, Judgement& judgement) {
+                 const std::set<const model::Nic*>& discarding, int prio,
+                 const NicsBehindPorts& behind, Judgement& judgement) {
   const PortFleet fleet = port_fleet(ports);
   const OutlierRule rule = drop_rule(fleet.rates, judgement);
   for (const auto& p : ports) {
@@ -197,7 +198,7 @@ void judge_ports(const std::vector<PortDrops>& ports, const QueueClass& queue,
     }
     const Deviation dev = assess_high(p.drops.value, fleet.stats, rule);
     if (dev.outlier) {
-      find_port_drops(p, dev, fleet, queue, discarding, prio, judgement);
+      find_port_drops(p, dev, fleet, queue, discarding, prio, behind, judgement);
     }
   }
 }
@@ -256,10 +257,11 @@ class DropsBuffersProbe final : public FleetProbe<Survey> {
     // Full strength: the lossless queue should never drop.
     const QueueClass roce{"lossless-queue-drops", fmt::format("RoCE queue UC{}", fleet.prio), 1.0,
                           true};
-    judge_ports(fleet.lossless, roce, discarding, fleet.prio, judgement);
+    const NicsBehindPorts behind(judgement.fabric());
+    judge_ports(fleet.lossless, roce, discarding, fleet.prio, behind, judgement);
     const QueueClass others{"lossy-queue-drops", "lossy queues",
                             judgement.limit("lossy_drops_weight"), false};
-    judge_ports(fleet.lossy, others, discarding, fleet.prio, judgement);
+    judge_ports(fleet.lossy, others, discarding, fleet.prio, behind, judgement);
     judge_nics(fleet, discarding, judgement);
   }
 

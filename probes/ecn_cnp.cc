@@ -38,6 +38,7 @@ struct Survey {
   NicSurvey activity;                   // ECN marks received, else CNPs sent, per NIC
   NicSurvey ignored;                    // CNPs ignored by the NIC's reaction point
   std::map<std::string, Group> groups;  // by leaf name ("" = hosts with no known leaf)
+  std::vector<double> all_activity;     // of every group, sorted
 };
 
 // One leaf's ECN activity against the rest of the fleet's.
@@ -64,21 +65,45 @@ std::map<std::string, Group> group_by_leaf(const NicSurvey& activity, int prio) 
   return groups;
 }
 
-LeafActivity leaf_activity(const Survey& fleet, const std::string& name, const Group& group,
-                           const Judgement& judgement) {
-  std::vector<double> others;
-  for (const auto& [other_name, other] : fleet.groups) {
-    if (other_name != name) {
-      others.insert(others.end(), other.activity.begin(), other.activity.end());
+// The k-th smallest (from 0) of `all` without the values of `some` (both sorted, `some` taken
+// out of `all`): the smallest value with more than k of the rest at or below it.
+double kth_without(const std::vector<double>& all, const std::vector<double>& some, std::size_t k) {
+  std::size_t low = 0;
+  std::size_t high = all.size() - 1;
+  while (low < high) {
+    const std::size_t mid = low + (high - low) / 2;
+    const auto in_all = std::upper_bound(all.begin(), all.end(), all[mid]) - all.begin();
+    const auto in_some = std::upper_bound(some.begin(), some.end(), all[mid]) - some.begin();
+    if (static_cast<std::size_t>(in_all - in_some) > k) {
+      high = mid;
+    } else {
+      low = mid + 1;
     }
   }
+  return all[low];
+}
+
+// median_of(all without some), without building and sorting the rest for every leaf (which is
+// quadratic in the number of leaves).
+double median_without(const std::vector<double>& all, std::vector<double> some) {
+  std::sort(some.begin(), some.end());
+  const std::size_t rest = all.size() - some.size();
+  const std::size_t mid = rest / 2;
+  if (rest % 2 == 1) {
+    return kth_without(all, some, mid);
+  }
+  return (kth_without(all, some, mid - 1) + kth_without(all, some, mid)) / 2.0;
+}
+
+LeafActivity leaf_activity(const Survey& fleet, const Group& group, const Judgement& judgement) {
+  const bool others = fleet.all_activity.size() > group.activity.size();
   LeafActivity leaf;
   leaf.own = median_of(group.activity);
   leaf.pause = median_of(group.pause);
-  leaf.rest = others.empty() ? 0.0 : median_of(others);
-  leaf.isolated = !others.empty() && leaf.rest >= judgement.limit("min_fleet_activity") &&
+  leaf.rest = others ? median_without(fleet.all_activity, group.activity) : 0.0;
+  leaf.isolated = others && leaf.rest >= judgement.limit("min_fleet_activity") &&
                   leaf.own <= judgement.limit("inactive_fraction") * leaf.rest;
-  leaf.fabric_wide = others.empty() && leaf.own <= 0.0;
+  leaf.fabric_wide = !others && leaf.own <= 0.0;
   return leaf;
 }
 
@@ -118,7 +143,7 @@ void judge_leaves(const Survey& fleet, Judgement& judgement) {
   const double pause_floor =
       fleet.activity.rate_mode ? min_pause : judgement.cumulative_floor(min_pause);
   for (const auto& [name, group] : fleet.groups) {
-    const LeafActivity leaf = leaf_activity(fleet, name, group, judgement);
+    const LeafActivity leaf = leaf_activity(fleet, group, judgement);
     if (leaf.pause < pause_floor || !(leaf.isolated || leaf.fabric_wide)) {
       continue;
     }
@@ -173,6 +198,11 @@ class EcnCnpProbe final : public FleetProbe<Survey> {
       return read_counter(nic.samples, metric::k_cnp_ignored);
     });
     fleet.groups = group_by_leaf(fleet.activity, fleet.prio);
+    for (const auto& [name, group] : fleet.groups) {
+      fleet.all_activity.insert(fleet.all_activity.end(), group.activity.begin(),
+                                group.activity.end());
+    }
+    std::sort(fleet.all_activity.begin(), fleet.all_activity.end());
     return fleet;
   }
 

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "probes/fleet_probe.h"
 #include "probes/metric_names.h"
@@ -231,6 +232,7 @@ void judge_kernel(const Survey& fleet, Judgement& judgement) {
 // The switch end: RX_ERR against the other ports and per bit of the port's speed.
 void judge_port_errors(const Survey& fleet, Judgement& judgement) {
   const OutlierRule rule = judgement.outlier_rule(judgement.limit("min_error_rate"));
+  std::optional<NicsBehindPorts> behind;  // built for the first outlier
   for (const auto& [sw, port, errors] : fleet.ports) {
     const double rate = errors.value;
     const Deviation dev = assess_high(rate, fleet.port_stats, rule);
@@ -241,7 +243,10 @@ void judge_port_errors(const Survey& fleet, Judgement& judgement) {
     }
     const std::string here = port_entity(sw->name, port->name);
     std::vector<std::string> entities{here};
-    if (const model::Nic* nic = nic_behind(judgement.fabric(), *sw, *port)) {
+    if (!behind) {
+      behind.emplace(judgement.fabric());
+    }
+    if (const model::Nic* nic = behind->find(*sw, *port)) {
       for (const auto& e : nic_entities(*nic, false)) {
         append_unique(entities, e);
       }

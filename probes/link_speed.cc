@@ -43,6 +43,9 @@ std::string port_role(const model::Fabric& fabric, const model::SwitchPort& port
 struct Survey {
   std::map<std::string, std::vector<double>> nic_speeds;   // Gb/s by NIC model
   std::map<std::string, std::vector<double>> port_speeds;  // Gb/s by port role
+  // The usual speed of each, worked out once: per NIC or port it would cost the fleet's size.
+  std::map<std::string, double> nic_mode;
+  std::map<std::string, double> port_mode;
   std::size_t nic_total = 0;
   std::size_t nic_with = 0;   // NICs reporting a speed
   std::size_t port_with = 0;  // switch ports with a speed and an LLDP peer
@@ -59,7 +62,7 @@ Shortfall nic_shortfall(const Survey& fleet, const model::Nic& nic, const Judgem
   const std::string model_name = nic_model(nic);
   const std::vector<double>& speeds = fleet.nic_speeds.at(model_name);
   const double speed = *nic.speed_gbps;
-  const double peers = double_mode_of(speeds).value_or(speed);
+  const double peers = fleet.nic_mode.at(model_name);
   Shortfall out;
   if (nic.rated_gbps && speed < *nic.rated_gbps * min_share) {
     out.expected = *nic.rated_gbps;
@@ -118,7 +121,7 @@ void judge_port(const Survey& fleet, const model::Switch& sw, const model::Switc
   }
   const std::string role = port_role(judgement.fabric(), port);
   const std::vector<double>& peers = fleet.port_speeds.at(role);
-  const double usual = double_mode_of(peers).value_or(*port.speed_gbps);
+  const double usual = fleet.port_mode.at(role);
   if (*port.speed_gbps >= usual * judgement.limit("min_speed_share")) {
     return;
   }
@@ -174,6 +177,12 @@ class LinkSpeedProbe final : public FleetProbe<Survey> {
           fleet.port_speeds[port_role(fabric, port)].push_back(*port.speed_gbps);
         }
       }
+    }
+    for (const auto& [model_name, speeds] : fleet.nic_speeds) {
+      fleet.nic_mode[model_name] = double_mode_of(speeds).value_or(0.0);
+    }
+    for (const auto& [role, speeds] : fleet.port_speeds) {
+      fleet.port_mode[role] = double_mode_of(speeds).value_or(0.0);
     }
     return fleet;
   }

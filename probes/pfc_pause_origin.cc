@@ -186,6 +186,7 @@ void port_origins(const Survey& fleet, const Judgement& judgement, Origins& out,
   const OutlierRule rule =
       judgement.outlier_rule(rates ? min_rate : judgement.cumulative_floor(min_rate));
   out.port_per = rates ? "/s" : " (cumulative)";
+  const NicsBehindPorts behind(fabric);
   for (const auto& p : fleet.ports) {
     if (!p.rx.present() || p.rx.is_rate() != rates) {
       continue;
@@ -194,7 +195,7 @@ void port_origins(const Survey& fleet, const Judgement& judgement, Origins& out,
     if (!dev.outlier) {
       continue;
     }
-    const model::Nic* nic = nic_behind(fabric, *p.sw, *p.port);
+    const model::Nic* nic = behind.find(*p.sw, *p.port);
     if (nic != nullptr && cheap.count(nic) > 0) {
       continue;  // the NIC's own duration counter already judged this pause cheap
     }

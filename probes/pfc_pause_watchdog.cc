@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "probes/metric_names.h"
 #include "probes/pfc_pause.h"
@@ -89,6 +90,7 @@ void confirm_origin(const model::Nic& nic, const std::string& words, const std::
 }  // namespace
 
 void survey_watchdogs(const model::Fabric& fabric, Survey& fleet) {
+  const NicsBehindPorts behind(fabric);
   for (const auto& sw : fabric.switches) {
     if (!has_pfcwd(sw)) {
       continue;
@@ -105,7 +107,7 @@ void survey_watchdogs(const model::Fabric& fabric, Survey& fleet) {
              std::find(port.pfcwd.stormed.begin(), port.pfcwd.stormed.end(), fleet.prio) !=
                  port.pfcwd.stormed.end()});
       }
-      if (nic_behind(fabric, sw, port) == nullptr) {
+      if (behind.find(sw, port) == nullptr) {
         continue;
       }
       ++unwatched.nic_ports;
@@ -134,12 +136,16 @@ void note_unwatched(const Survey& fleet, Judgement& judgement) {
 void watchdog_origins(const Survey& fleet, const Judgement& judgement, Origins& out) {
   const model::Fabric& fabric = judgement.fabric();
   const double min_storms = judgement.limit("pfcwd_min_storms");
+  std::optional<NicsBehindPorts> behind;  // built for the first storm
   for (const auto& w : fleet.watchdogs) {
     const double storms = storms_of(w.detected);
     if (storms < min_storms && !w.stormed) {
       continue;  // nothing detected is no evidence either way
     }
-    const model::Nic* nic = nic_behind(fabric, *w.sw, *w.port);
+    if (!behind) {
+      behind.emplace(fabric);
+    }
+    const model::Nic* nic = behind->find(*w.sw, *w.port);
     if (nic == nullptr && is_switch_name(fabric, w.port->peer_device)) {
       // A neighbour switch pausing this port passes on a storm from further away.
       out.watchdog_between_switches.push_back(

@@ -144,6 +144,22 @@ const model::SwitchPort* cabled_port(const model::Fabric& fabric, const model::N
   return sw == nullptr ? nullptr : sw->find_port(nic.switch_port);
 }
 
+namespace {
+
+// The switch's view of a port's peer: the NIC of host `peer device` whose netdev is `peer port`.
+const model::Nic* nic_by_switch_lldp(const model::Fabric& fabric, const model::SwitchPort& port) {
+  if (const model::Host* host = fabric.find_host(port.peer_device)) {
+    for (const auto& nic : host->nics) {
+      if (!port.peer_port.empty() && nic.netdev == port.peer_port) {
+        return &nic;
+      }
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 const model::Nic* nic_behind(const model::Fabric& fabric, const model::Switch& sw,
                              const model::SwitchPort& port) {
   // The host's own LLDP view is the more reliable (it names the NIC); fall back to the
@@ -155,14 +171,22 @@ const model::Nic* nic_behind(const model::Fabric& fabric, const model::Switch& s
       }
     }
   }
-  if (const model::Host* host = fabric.find_host(port.peer_device)) {
-    for (const auto& nic : host->nics) {
-      if (!port.peer_port.empty() && nic.netdev == port.peer_port) {
-        return &nic;
-      }
+  return nic_by_switch_lldp(fabric, port);
+}
+
+NicsBehindPorts::NicsBehindPorts(const model::Fabric& fabric) : m_fabric(fabric) {
+  for (const auto& host : fabric.hosts) {
+    for (const auto& nic : host.nics) {
+      m_by_port.emplace(
+          std::pair<std::string_view, std::string_view>(nic.switch_name, nic.switch_port), &nic);
     }
   }
-  return nullptr;
+}
+
+const model::Nic* NicsBehindPorts::find(const model::Switch& sw,
+                                        const model::SwitchPort& port) const {
+  const auto it = m_by_port.find({sw.name, port.name});
+  return it != m_by_port.end() ? it->second : nic_by_switch_lldp(m_fabric, port);
 }
 
 bool is_switch_name(const model::Fabric& fabric, const std::string& name) {

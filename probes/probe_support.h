@@ -4,7 +4,10 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "model/entity_names.h"
@@ -88,6 +91,18 @@ const model::SwitchPort* cabled_port(const model::Fabric& fabric, const model::N
 // The NIC on the far end of a switch port (host-facing ports), or nullptr.
 const model::Nic* nic_behind(const model::Fabric& fabric, const model::Switch& sw,
                              const model::SwitchPort& port);
+// nic_behind for many ports: the NICs indexed once by the switch port they name (scanning every
+// NIC for each port is quadratic in a large fabric). `fabric` must outlive it.
+class NicsBehindPorts {
+ public:
+  explicit NicsBehindPorts(const model::Fabric& fabric);
+  const model::Nic* find(const model::Switch& sw, const model::SwitchPort& port) const;
+
+ private:
+  const model::Fabric& m_fabric;
+  // (switch, port) -> the first NIC in fabric order that names it
+  std::map<std::pair<std::string_view, std::string_view>, const model::Nic*> m_by_port;
+};
 bool is_switch_name(const model::Fabric& fabric, const std::string& name);
 // The capture holds an InfiniBand subnet view with switches (fabric.ib): links a host-side
 // probe cannot see.
