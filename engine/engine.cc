@@ -8,6 +8,7 @@
 #include <map>
 
 #include "engine/evidence.h"
+#include "engine/latest_interval.h"
 #include "engine/onset.h"
 #include "engine/planner.h"
 #include "engine/report_causes.h"
@@ -63,17 +64,6 @@ void record_moves(const std::vector<CauseScore>& scores, const std::string& prob
   }
 }
 
-bool is_clearing(const kb::Catalog& catalog, const ObservedFinding& observed) {
-  for (const auto& cause : catalog.causes()) {
-    for (const auto& rule : cause.against) {
-      if (rule.probe == observed.probe && rule.signal == observed.finding.signal) {
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
 std::string describe_problem(const model::Problem& problem) {
   std::string where = problem.entity.empty() ? std::string() : problem.entity + ": ";
   std::string source = problem.source.empty() ? std::string() : problem.source + ": ";
@@ -96,6 +86,7 @@ PlanOutcome run_plan(const kb::Playbook& playbook, const model::Fabric& fabric,
   PlanOutcome outcome;
   std::vector<PlannedProbe> plan = make_plan(playbook, registry);
   const probes::ProbeContext context{fabric, options.probe_options};
+  const LatestInterval latest(fabric);
   while (true) {
     auto scores = score_causes(outcome.book, catalog, priors);
     NextStep step = choose_next(plan, scores, playbook.stop);
@@ -115,6 +106,7 @@ PlanOutcome run_plan(const kb::Playbook& playbook, const model::Fabric& fabric,
       continue;
     }
     probes::ProbeResult result = run_probe(*entry.probe, context);
+    latest.fold_into(*entry.probe, options.probe_options, catalog, result);
     diagnosis.probes.push_back(
         {entry.probe->id(), probes::to_string(result.status), result.reason, result.duration_ms});
     if (result.status == probes::ProbeStatus::Ran) {
@@ -190,9 +182,11 @@ Diagnosis diagnose(const model::Fabric& fabric, const kb::Catalog& catalog,
   inputs.top_score = reported.top_score;
   inputs.probes_ran = outcome.ran;
   inputs.probes_without_data = outcome.without_data;
-  inputs.clearing_seen = std::any_of(
-      outcome.book.findings().begin(), outcome.book.findings().end(),
-      [&catalog](const ObservedFinding& observed) { return is_clearing(catalog, observed); });
+  inputs.clearing_seen =
+      std::any_of(outcome.book.findings().begin(), outcome.book.findings().end(),
+                  [&catalog](const ObservedFinding& observed) {
+                    return catalog.clears_any(observed.probe, observed.finding.signal);
+                  });
   diagnosis.verdict = decide_verdict(inputs);
   if (diagnosis.verdict != Verdict::Healthy) {
     diagnosis.causes = std::move(reported.causes);

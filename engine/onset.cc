@@ -7,17 +7,11 @@
 #include <string>
 #include <utility>
 
+#include "engine/latest_interval.h"
 #include "model/interval_view.h"
-#include "model/source_names.h"
 
 namespace netdoctor::engine {
 namespace {
-
-bool reads_moving_figures(const probes::Probe& probe) {
-  const auto& moving = model::source::moving_sources();
-  return std::any_of(probe.reads().begin(), probe.reads().end(),
-                     [&moving](const std::string& source) { return moving.count(source) > 0; });
-}
 
 // The deciding signal of `cause` that can move inside a capture: of the evidence that supported
 // it from counters, the item that weighed most. One signal, so the timeline reads one figure in
@@ -30,8 +24,7 @@ std::set<std::pair<std::string, std::string>> moving_support(
       continue;
     }
     const probes::Probe* probe = registry.find(item.probe);
-    if (probe != nullptr && probe->cost() != probes::CostClass::Active &&
-        reads_moving_figures(*probe)) {
+    if (probe != nullptr && reads_moving_figures(*probe)) {
       deciding = &item;
     }
   }

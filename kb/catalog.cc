@@ -247,4 +247,27 @@ const Cause* Catalog::find(std::string_view id) const {
   return nullptr;
 }
 
+namespace {
+
+bool names_signal(const std::vector<SignalWeight>& weights, std::string_view probe,
+                  std::string_view signal) {
+  return std::any_of(weights.begin(), weights.end(), [&](const SignalWeight& weight) {
+    return weight.probe == probe && weight.signal == signal;
+  });
+}
+
+}  // namespace
+
+bool Catalog::supports_any(std::string_view probe, std::string_view signal) const {
+  return std::any_of(m_causes.begin(), m_causes.end(), [&](const Cause& cause) {
+    return names_signal(cause.supports, probe, signal);
+  });
+}
+
+bool Catalog::clears_any(std::string_view probe, std::string_view signal) const {
+  return std::any_of(m_causes.begin(), m_causes.end(), [&](const Cause& cause) {
+    return names_signal(cause.against, probe, signal);
+  });
+}
+
 }  // namespace netdoctor::kb

@@ -78,6 +78,9 @@ class Catalog {
 
   const Cause* find(std::string_view id) const;
   const std::vector<Cause>& causes() const { return m_causes; }  // ordered by id
+  // Whether a probe's signal weighs for (supports) or against (clears) at least one cause.
+  bool supports_any(std::string_view probe, std::string_view signal) const;
+  bool clears_any(std::string_view probe, std::string_view signal) const;
 
  private:
   Status gather_weights(const ProbeEntrySet& entries);

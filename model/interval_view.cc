@@ -52,9 +52,13 @@ double median(std::vector<double> values) {
 
 }  // namespace
 
-IntervalViews::IntervalViews(const Fabric& fabric) : m_fabric(fabric) {
+std::size_t interval_count(const Fabric& fabric) {
   const std::size_t samples = most_samples(fabric);
-  m_count = samples > 1 ? samples - 1 : 0;
+  return samples > 1 ? samples - 1 : 0;
+}
+
+IntervalViews::IntervalViews(const Fabric& fabric)
+    : m_fabric(fabric), m_count(interval_count(fabric)) {
   // The frame is the fabric without its series, which each view fills from `fabric`.
   m_frame = fabric;
   for (Host& host : m_frame.hosts) {

@@ -10,14 +10,17 @@
 
 namespace netdoctor::model {
 
+// The intervals of a capture: the most samples any machine (host, switch, fabric view) has, minus
+// one; 0 for a capture of one sample. Cheap: reads sizes only.
+std::size_t interval_count(const Fabric& fabric);
+
 class IntervalViews {
  public:
   // Keeps a reference: `fabric` must outlive this object. Copies the fabric once, without its
   // counter samples, as the frame every view starts from.
   explicit IntervalViews(const Fabric& fabric);
 
-  // The intervals of the capture: the most samples any machine (host, switch, fabric view) has,
-  // minus one; 0 for a capture of one sample.
+  // interval_count(fabric).
   std::size_t count() const { return m_count; }
 
   // Interval `interval` (1-based: from sample interval-1 to sample interval of each machine).

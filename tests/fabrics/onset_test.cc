@@ -113,6 +113,42 @@ TEST(FaultOnset, TwoSamplesHoldOneIntervalAndClaimNoOnset) {
   EXPECT_EQ(render_text(*diagnosis).find("Began: "), std::string::npos);
 }
 
+// Twenty samples, the storm in the last interval only: the whole window averages it down to a
+// nineteenth; the diagnosis judges it at its present rate, from the latest interval, and says so.
+TEST(FaultOnset, AStormOfTheLastOfTwentySamplesIsJudgedAtItsPresentRate) {
+  const SimBundle bundle = simulate(
+      "onset-latest", "--hosts 16 --nics 2 --fault pfc-storm --seed 3 --samples 20 --onset 19");
+  ASSERT_FALSE(bundle.expected.is_null());
+  auto diagnosis = diagnose_sim(bundle);
+  ASSERT_TRUE(diagnosis.ok()) << diagnosis.error().describe();
+  const std::string text = render_text(*diagnosis);
+  ASSERT_FALSE(diagnosis->causes.empty()) << text;
+  const RankedCause& top = diagnosis->causes.front();
+  ASSERT_EQ(top.id, "pfc-storm") << text;
+  ASSERT_FALSE(top.entities.empty()) << text;
+  EXPECT_EQ(top.entities.front(), bundle.expected.at("culprits_any").at(0).get<std::string>())
+      << text;
+  ASSERT_TRUE(top.onset.has_value()) << text;
+  EXPECT_EQ(top.onset->interval, 19u) << text;
+  const EvidenceItem* latest = nullptr;
+  const EvidenceItem* window = nullptr;
+  for (const EvidenceItem& item : top.evidence) {
+    if (item.signal != "pfc-storm-origin" || !item.value) {
+      continue;
+    }
+    const EvidenceItem*& slot =
+        item.summary.find("in the latest interval") != std::string::npos ? latest : window;
+    if (slot == nullptr) {
+      slot = &item;
+    }
+  }
+  ASSERT_NE(latest, nullptr) << text;
+  ASSERT_NE(window, nullptr) << text;
+  // The latest interval holds all of the storm, the window a nineteenth of it (and some noise).
+  EXPECT_GT(*latest->value, 10.0 * *window->value) << text;
+  EXPECT_EQ(&top.evidence.front(), latest) << "the present rate weighs most\n" << text;
+}
+
 TEST(FaultOnset, AFaultOfConfigurationIsNeverPlacedInsideTheCapture) {
   const SimBundle bundle =
       simulate("onset-mtu", "--hosts 8 --nics 2 --fault mtu-mismatch --seed 3 --samples 5");
