@@ -117,7 +117,7 @@ TEST(FaultOnset, TwoSamplesHoldOneIntervalAndClaimNoOnset) {
 // nineteenth; the diagnosis judges it at its present rate, from the latest interval, and says so.
 TEST(FaultOnset, AStormOfTheLastOfTwentySamplesIsJudgedAtItsPresentRate) {
   const SimBundle bundle = simulate(
-      "onset-latest", "--hosts 16 --nics 2 --fault pfc-storm --seed 3 --samples 20 --onset 19");
+      "onset-latest", "--hosts 8 --nics 2 --fault pfc-storm --seed 3 --samples 20 --onset 19");
   ASSERT_FALSE(bundle.expected.is_null());
   auto diagnosis = diagnose_sim(bundle);
   ASSERT_TRUE(diagnosis.ok()) << diagnosis.error().describe();
