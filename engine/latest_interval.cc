@@ -15,19 +15,8 @@
 namespace netdoctor::engine {
 namespace {
 
-// Findings concern the same place when they share an entity; a fabric-wide one (no entities)
-// concerns every place.
-bool share_a_place(const probes::Finding& a, const probes::Finding& b) {
-  if (a.entities.empty() || b.entities.empty()) {
-    return true;
-  }
-  return std::any_of(a.entities.begin(), a.entities.end(), [&b](const std::string& entity) {
-    return std::find(b.entities.begin(), b.entities.end(), entity) != b.entities.end();
-  });
-}
-
 bool same_observation(const probes::Finding& a, const probes::Finding& b) {
-  return a.signal == b.signal && share_a_place(a, b);
+  return a.signal == b.signal && share_a_place(a.entities, b.entities);
 }
 
 // A latest-interval finding the whole window also has is added only when it is clearly stronger
@@ -35,6 +24,15 @@ bool same_observation(const probes::Finding& a, const probes::Finding& b) {
 constexpr double k_clearly_stronger = 0.1;
 
 }  // namespace
+
+bool share_a_place(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  if (a.empty() || b.empty()) {
+    return true;
+  }
+  return std::any_of(a.begin(), a.end(), [&b](const std::string& entity) {
+    return std::find(b.begin(), b.end(), entity) != b.end();
+  });
+}
 
 bool reads_moving_figures(const probes::Probe& probe) {
   if (probe.cost() == probes::CostClass::Active) {
@@ -93,8 +91,9 @@ void LatestInterval::fold_into(const probes::Probe& probe, const probes::ProbeOp
   std::erase_if(whole.findings, [&](const probes::Finding& seen) {
     return catalog.clears_any(probe.id(), seen.signal) &&
            !catalog.supports_any(probe.id(), seen.signal) &&
-           std::any_of(news.begin(), news.end(),
-                       [&seen](const probes::Finding& now) { return share_a_place(now, seen); });
+           std::any_of(news.begin(), news.end(), [&seen](const probes::Finding& now) {
+             return share_a_place(now.entities, seen.entities);
+           });
   });
   const std::string when = fmt::format(
       "in the latest interval ({} to {}), diluted in the whole window: ", iso8601_utc(m_from),

@@ -4,9 +4,9 @@
 // reads counters (model::source::moving_sources) runs a second time on the view of the latest
 // interval (model/interval_view.h), and what that run finds beyond the whole-window run (a
 // finding it lacks, or one clearly stronger now) joins the evidence, its summary saying it is the
-// latest interval's figure. A clearing finding of the
-// whole window that the latest interval contradicts (the queue was quiet on average, it storms
-// now) is dropped: an average cannot clear what the fabric does now.
+// latest interval's figure. A clearing finding of the whole window that the latest interval
+// contradicts (the queue was quiet on average, it storms now) is dropped: an average cannot clear
+// what the fabric does now.
 //
 // Only positive findings are added: a fault the whole window shows and the latest interval does
 // not (it stopped) stays in the diagnosis, its onset placing it in time (engine/onset.h).
@@ -15,7 +15,8 @@
 #pragma once
 
 #include <memory>
-#include <optional>
+#include <string>
+#include <vector>
 
 #include "kb/catalog.h"
 #include "model/fabric.h"
@@ -27,10 +28,14 @@ namespace netdoctor::engine {
 // finds can begin, or be diluted, inside the capture window.
 bool reads_moving_figures(const probes::Probe& probe);
 
+// Two lists of entities concern the same place when they share one; an empty list (fabric-wide)
+// concerns every place.
+bool share_a_place(const std::vector<std::string>& a, const std::vector<std::string>& b);
+
 class LatestInterval {
  public:
-  // Keeps nothing of `fabric` once built. Without a view (has_view() false) for a capture of fewer
-  // than three samples.
+  // Keeps its own copy of the latest interval, no reference to `fabric`. Without a view (has_view()
+  // false) for a capture of fewer than three samples.
   explicit LatestInterval(const model::Fabric& fabric);
 
   bool has_view() const { return m_view != nullptr; }

@@ -34,16 +34,6 @@ std::set<std::pair<std::string, std::string>> moving_support(
   return {{deciding->probe, deciding->signal}};
 }
 
-// A finding concerns the cause when it names one of its entities, or when either is fabric-wide.
-bool concerns(const probes::Finding& finding, const RankedCause& cause) {
-  if (finding.entities.empty() || cause.entities.empty()) {
-    return true;
-  }
-  return std::any_of(finding.entities.begin(), finding.entities.end(), [&](const std::string& e) {
-    return std::find(cause.entities.begin(), cause.entities.end(), e) != cause.entities.end();
-  });
-}
-
 // What one interval's probe runs found, by probe id.
 using IntervalFindings = std::map<std::string, std::vector<probes::Finding>>;
 
@@ -57,7 +47,7 @@ IntervalReading read_interval(const IntervalFindings& found,
       continue;
     }
     for (const probes::Finding& finding : at->second) {
-      if (finding.signal != signal || !concerns(finding, cause)) {
+      if (finding.signal != signal || !share_a_place(finding.entities, cause.entities)) {
         continue;
       }
       reading.shows = true;
