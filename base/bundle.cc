@@ -451,6 +451,23 @@ std::optional<MachineCapture> capture_machine(std::shared_ptr<const FileTree> tr
   return std::move(captured.front());
 }
 
+std::vector<Error> hand_machines_to(std::shared_ptr<const FileTree> tree, MachineSink& sink,
+                                    const BundleOptions& options) {
+  Bundle scratch;
+  scratch.tree = std::move(tree);
+  BundleBuilder builder(scratch, options);
+  builder.add_machines("hosts", scratch.hosts);
+  builder.add_machines("switches", scratch.switches);
+  scratch.tree.reset();  // the captures share it: it goes with the last machine loaded
+  for (MachineCapture& host : scratch.hosts) {
+    sink.take(MachineRole::Host, std::move(host));
+  }
+  for (MachineCapture& sw : scratch.switches) {
+    sink.take(MachineRole::Switch, std::move(sw));
+  }
+  return std::move(scratch.problems);
+}
+
 Result<Bundle> open_bundle_tree_streamed(std::shared_ptr<const FileTree> whole,
                                          const std::string& path, const BundleOptions& options,
                                          const StreamedMachines* streamed) {

@@ -79,6 +79,13 @@ class MachineSink {
 Result<Bundle> open_bundle_streaming(const std::string& path, MachineSink& sink,
                                      const BundleOptions& options = {});
 
+// The machines of `tree`, laid out as a bundle's hosts/<name>/ and switches/<name>/, handed to
+// `sink` as open_bundle would capture them; for a source that produces machines a batch at a time
+// (Prometheus), so that each batch is loaded and freed before the next. Returns the problems met
+// listing them.
+std::vector<Error> hand_machines_to(std::shared_ptr<const FileTree> tree, MachineSink& sink,
+                                    const BundleOptions& options = {});
+
 // Several bundles as one (base/bundle_merge.cc): machines met in several are one machine with
 // every sample (clashing sample names prefixed "b<k>-" by the bundle's position, so they sort in
 // the order given); the fabric samples of all likewise, as if of one machine; perftest runs and

@@ -119,6 +119,17 @@ Result<Diagnosed> diagnose_paths(const std::vector<std::string>& paths,
   return diagnose_with_map(bundle, options);
 }
 
+// The fabric read from Prometheus, each batch of hosts loaded while the next is read (a bundle
+// kept for --save-bundle is read whole first).
+Result<model::LoadedBundle> load_from_prometheus(const PrometheusArgs& args, Context& context,
+                                                 std::string& source) {
+  model::LoadOptions load;
+  load.threads = k_load_threads;
+  return model::load_while_reading(
+      [&](MachineSink& sink) { return bundle_from_prometheus(args, context, source, &sink); },
+      load);
+}
+
 // The command's own flags are the top layer of the site configuration: a given flag wins
 // over every file and --set, and is recorded as the origin of its value.
 Result<Settings> effective_settings(const DiagnoseArgs& args, const Settings& site) {
@@ -193,14 +204,14 @@ void run_diagnose(const DiagnoseArgs& args, Context& context) {
   Result<Diagnosed> diagnosis = make_error(ErrorCode::Internal, "not run");
   if (args.prometheus.url.empty()) {
     diagnosis = diagnose_paths(bundles, options);
-  } else if (auto bundle = bundle_from_prometheus(args.prometheus, context, source); bundle.ok()) {
-    diagnosis = diagnose_with_map(*bundle, options);
-  } else if (bundle.error().code == ErrorCode::InvalidArgument) {
-    context.err << "netdoctor diagnose: " << bundle.error().describe() << "\n";
+  } else if (auto loaded = load_from_prometheus(args.prometheus, context, source); loaded.ok()) {
+    diagnosis = diagnose_loaded(loaded->bundle, loaded->fabric, options);
+  } else if (loaded.error().code == ErrorCode::InvalidArgument) {
+    context.err << "netdoctor diagnose: " << loaded.error().describe() << "\n";
     context.exit_code = ExitCode::Usage;
     return;
   } else {
-    diagnosis = bundle.error();
+    diagnosis = loaded.error();
   }
   if (!diagnosis.ok()) {
     context.err << "netdoctor diagnose: no diagnosis for " << source << ": "

@@ -98,7 +98,7 @@ void add_prometheus_options(CLI::App& command, PrometheusArgs& args) {
 }
 
 Result<Bundle> bundle_from_prometheus(const PrometheusArgs& args, Context& context,
-                                      std::string& source) {
+                                      std::string& source, MachineSink* sink) {
   source = "prometheus " + remote::redact_url(args.url);
   remote::PrometheusRequest request;
   request.url = args.url;
@@ -136,7 +136,10 @@ Result<Bundle> bundle_from_prometheus(const PrometheusArgs& args, Context& conte
   http.ca_file = args.ca_file;
   http.verify_tls = !args.insecure;
   auto client = remote::make_curl_http_client(http);
-  auto read = remote::read_prometheus(*client, request);
+  if (!args.save_bundle.empty()) {
+    sink = nullptr;
+  }
+  auto read = remote::read_prometheus(*client, request, sink);
   if (!read.ok()) {
     Error error = read.error();
     if (error.code == ErrorCode::InvalidArgument && error.context.empty()) {
@@ -166,6 +169,13 @@ Result<Bundle> bundle_from_prometheus(const PrometheusArgs& args, Context& conte
       context.err << "netdoctor diagnose: bundle read from Prometheus saved to " << args.save_bundle
                   << "\n";
     }
+  }
+  if (sink != nullptr) {
+    Bundle rest;  // the machines went to the sink
+    rest.path = source;
+    rest.tree = read->tree;
+    rest.problems = std::move(read->problems);
+    return rest;
   }
   ND_TRY_ASSIGN(Bundle bundle, open_bundle_tree(read->tree, source));
   bundle.problems.insert(bundle.problems.begin(), read->problems.begin(), read->problems.end());

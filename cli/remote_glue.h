@@ -30,8 +30,10 @@ void add_prometheus_options(CLI::App& command, PrometheusArgs& args);
 
 // The bundle read from Prometheus; `source` gets the redacted URL for records and messages.
 // InvalidArgument for a bad --at/--window/--step (a usage error); other errors as the reader's.
+// With a `sink` (and no --save-bundle, which needs every file), the machines go to it batch by
+// batch and the bundle returned holds the rest: problems, no machines.
 Result<Bundle> bundle_from_prometheus(const PrometheusArgs& args, Context& context,
-                                      std::string& source);
+                                      std::string& source, MachineSink* sink = nullptr);
 
 struct SwitchArgs {
   std::string list;         // --switches FILE

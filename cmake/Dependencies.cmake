@@ -1,6 +1,7 @@
 # Everything comes from Debian packages (scripts/setup installs them); nothing is downloaded.
 find_package(fmt REQUIRED)
 find_package(nlohmann_json REQUIRED)
+find_package(simdjson REQUIRED)
 find_package(CLI11 QUIET)
 find_package(tomlplusplus REQUIRED)
 find_package(SQLite3 REQUIRED)

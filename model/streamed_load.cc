@@ -118,10 +118,15 @@ class LoadingSink final : public MachineSink {
 }  // namespace
 
 Result<LoadedBundle> open_and_load_bundle(const std::string& path, const LoadOptions& options) {
+  return load_while_reading(
+      [&path](MachineSink& sink) { return open_bundle_streaming(path, sink); }, options);
+}
+
+Result<LoadedBundle> load_while_reading(const MachineReader& read, const LoadOptions& options) {
   std::optional<CounterTable> builtin;
   ND_TRY_ASSIGN(const CounterTable* counters, counter_table(options, builtin));
   LoadingSink sink(*counters, options);
-  auto bundle = open_bundle_streaming(path, sink);
+  auto bundle = read(sink);
   LoadedMachines loaded = sink.finish();
   if (!bundle.ok()) {
     return bundle.error();

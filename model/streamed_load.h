@@ -4,6 +4,7 @@
 // Bundle and Fabric (problems in the same order) that open_bundle then load_fabric give.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "base/bundle.h"
@@ -20,5 +21,10 @@ struct LoadedBundle {
 
 // A directory, or an archive that cannot be streamed exactly, is opened whole as before.
 Result<LoadedBundle> open_and_load_bundle(const std::string& path, const LoadOptions& options = {});
+
+// The same for any reader that hands machines to a sink as it produces them (open_bundle_streaming,
+// a Prometheus read) and returns the Bundle of the rest: each machine is loaded as it comes.
+using MachineReader = std::function<Result<Bundle>(MachineSink& sink)>;
+Result<LoadedBundle> load_while_reading(const MachineReader& read, const LoadOptions& options = {});
 
 }  // namespace netdoctor::model

@@ -2,6 +2,7 @@
 // matrix of series, each with its labels and [time, "value"] points.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -44,6 +45,14 @@ struct RangeAnswer {
 // hundreds of MB would take several times that as one). Parse when the body is not JSON or not a
 // matrix; InvalidArgument carrying Prometheus' own errorType and error when it refused the query.
 Result<RangeAnswer> parse_range_answer(std::string_view body);
+
+// The same, handing each series to `each` in turn instead of holding them (a batch answer holds
+// hundreds of thousands): the answer is checked whole first, so `each` sees nothing of one that
+// is refused. The series passed may be moved from; it is reused for the next. Returns the
+// warnings.
+using SeriesVisitor = std::function<void(PromSeries&)>;
+Result<std::vector<std::string>> read_range_answer(std::string_view body,
+                                                   const SeriesVisitor& each);
 
 // The series of a query_range answer (parse_range_answer without its warnings).
 Result<std::vector<PromSeries>> parse_query_range(std::string_view body);

@@ -8,6 +8,7 @@
 
 #include "base/archive_tree.h"
 #include "remote/node_exporter_names.h"
+#include "remote/pipelined_fetch.h"
 #include "remote/prometheus_api.h"
 #include "remote/prometheus_batches.h"
 #include "remote/prometheus_bundle.h"
@@ -41,9 +42,10 @@ struct Batch {
 
 class Reader {
  public:
-  Reader(HttpClient& client, const PrometheusRequest& request)
+  Reader(HttpClient& client, const PrometheusRequest& request, MachineSink* sink)
       : m_client(client),
         m_request(request),
+        m_sink(sink),
         m_shown(redact_url(request.url)),
         m_step(request.step.value_or(request.window)),
         m_start(request.at - request.window),
@@ -101,7 +103,15 @@ class Reader {
         m_switches.insert(host_from_instance(value));
       }
     }
-    // 2. The batches: switches first (their series meet in one layout), then host groups.
+    // 2. The batches: switches first (their series meet in one layout, finished and freed before
+    // the hosts come), then host groups. A switch's own node_exporter series (SONiC) come with
+    // the switches.
+    std::vector<std::string> host_values;
+    std::vector<std::string> switch_host_values;
+    for (auto& value : values[0]) {
+      (m_switches.count(host_from_instance(value)) != 0 ? switch_host_values : host_values)
+          .push_back(std::move(value));
+    }
     std::vector<Batch> batches;
     const std::size_t size = m_request.machines_per_query;
     for (auto& group : group_values(values[1], size)) {
@@ -114,26 +124,34 @@ class Reader {
           {selector_of(switch_names, exact_values_matcher(m_request.host_label, group), extra),
            std::move(group), false, true});
     }
-    for (auto& group : group_values(values[0], size)) {
+    for (auto& group : group_values(switch_host_values, size)) {
+      batches.push_back(
+          {selector_of(host_names, exact_values_matcher(m_request.host_label, group), extra),
+           std::move(group), false});
+    }
+    const std::size_t switch_batches = batches.size();
+    for (auto& group : group_values(host_values, size)) {
       batches.push_back(
           {selector_of(host_names, exact_values_matcher(m_request.host_label, group), extra),
            std::move(group), true});
     }
-    // 3. At most queries_in_flight at a time, each answer laid out and freed.
-    const std::size_t in_flight = std::max<std::size_t>(m_request.queries_in_flight, 1);
-    for (std::size_t first = 0; first < batches.size(); first += in_flight) {
-      const std::size_t end = std::min(batches.size(), first + in_flight);
-      std::vector<HttpRequest> requests;
-      for (std::size_t i = first; i < end; ++i) {
-        requests.push_back(range_request(batches[i].promql));
-      }
-      auto answers = m_client.perform(requests);
-      m_read.stats.queries += answers.size();
-      for (std::size_t i = first; i < end; ++i) {
-        read_batch(batches[i], i + 1, batches.size(), answers[i - first], first_error);
-        answers[i - first] = make_error(ErrorCode::Internal, "freed");
-      }
+    // 3. Fetched ahead on a thread of its own, at most queries_in_flight at a time; each answer
+    // laid out and freed in turn.
+    std::vector<HttpRequest> requests;
+    for (const auto& batch : batches) {
+      requests.push_back(range_request(batch.promql));
     }
+    PipelinedFetch fetch(m_client, std::move(requests), m_request.queries_in_flight);
+    for (std::size_t i = 0; i < batches.size(); ++i) {
+      if (i == switch_batches) {
+        finish_switches();
+      }
+      read_batch(batches[i], i + 1, batches.size(), fetch.next(), first_error);
+    }
+    if (switch_batches == batches.size()) {
+      finish_switches();
+    }
+    m_read.stats.queries += batches.size();
     if (m_read.stats.failed_batches == batches.size() && first_error) {
       return *first_error;
     }
@@ -194,10 +212,31 @@ class Reader {
     const std::string what =
         fmt::format("batch {} of {} ({} {})", number, count, batch.hosts ? "hosts" : "switches",
                     name_some(batch.values));
+    HostBundle hosts(m_layout.source, m_left_out);
+    std::set<std::string> seen;
+    std::size_t series_read = 0;
+    const SeriesVisitor lay_out = [&](PromSeries& series) {
+      ++series_read;
+      if (batch.skip_switch_labelled && !series.label(m_layout.switch_label).empty()) {
+        return;
+      }
+      const std::string machine = machine_of(series, m_layout);
+      if (machine.empty()) {
+        ++m_unnamed;
+      } else if (!batch.hosts) {
+        m_switch_bundle.add(machine, series);
+      } else if (m_switches.count(machine) != 0) {
+        ++m_late_switch_series;  // the switches were finished with their own groups
+      } else {
+        hosts.add(machine, series);
+        seen.insert(machine);
+      }
+    };
     auto body = body_of(outcome);
-    auto answer = body.ok() ? parse_range_answer(*body) : Result<RangeAnswer>(body.error());
-    if (!answer.ok()) {
-      Error error = answer.error();
+    auto warnings = body.ok() ? read_range_answer(*body, lay_out)
+                              : Result<std::vector<std::string>>(body.error());
+    if (!warnings.ok()) {
+      Error error = warnings.error();
       error.context = m_shown;
       error.message = fmt::format("{} failed: {}; {} not in the diagnosis", what, error.message,
                                   batch.hosts ? "these hosts are" : "these switches' ports are");
@@ -206,30 +245,13 @@ class Reader {
       ++m_read.stats.failed_batches;
       return;
     }
-    for (const auto& warning : answer->warnings) {
+    for (const auto& warning : *warnings) {
       m_read.problems.push_back(make_error(
           ErrorCode::Io,
           fmt::format("{}: Prometheus warned \"{}\"; its answer may be partial", what, warning),
           m_shown));
     }
-    m_read.stats.series += answer->series.size();
-    HostBundle hosts(m_layout.source, m_left_out);
-    std::set<std::string> seen;
-    for (const auto& series : answer->series) {
-      if (batch.skip_switch_labelled && !series.label(m_layout.switch_label).empty()) {
-        continue;
-      }
-      const std::string machine = machine_of(series, m_layout);
-      if (machine.empty()) {
-        ++m_unnamed;
-      } else if (!batch.hosts || m_switches.count(machine) != 0) {
-        m_switch_bundle.add(machine, series);
-      } else {
-        hosts.add(machine, series);
-        seen.insert(machine);
-      }
-    }
-    answer->series.clear();
+    m_read.stats.series += series_read;
     if (!batch.hosts) {
       return;
     }
@@ -264,17 +286,42 @@ class Reader {
         names.emplace(time, fmt::format("{:0{}}", static_cast<long long>(place), width));
       }
     }
-    emit_machine_files(root, machines, names, [this](std::string path, std::string content) {
-      m_builder.add_file(path, content);
+    if (m_sink == nullptr) {
+      emit_machine_files(root, machines, names, [this](std::string path, std::string content) {
+        m_builder.add_file(path, content);
+      });
+      return;
+    }
+    ArchiveTreeBuilder batch(m_layout.source);
+    emit_machine_files(root, machines, names, [&batch](std::string path, std::string content) {
+      batch.add_file(path, content);
     });
+    machines.clear();
+    std::vector<Error> problems = hand_machines_to(batch.finish(), *m_sink);
+    m_read.problems.insert(m_read.problems.end(), std::make_move_iterator(problems.begin()),
+                           std::make_move_iterator(problems.end()));
+  }
+
+  // Every switch's files, a group at a time, each switch's layout freed as they are written.
+  void finish_switches() {
+    m_switch_bundle.finish(m_read.problems, m_layout.source, m_request.machines_per_query,
+                           [this](MachineFiles& group) {
+                             m_read.stats.switches += group.size();
+                             emit("switches", group);
+                           });
   }
 
   void finish() {
-    MachineFiles switch_files = m_switch_bundle.finish(m_read.problems, m_layout.source);
-    m_read.stats.switches = switch_files.size();
-    emit("switches", switch_files);
     m_read.tree = m_builder.finish();
     add_left_out_problems(m_unnamed, m_left_out, m_layout, m_read.problems);
+    if (m_late_switch_series > 0) {
+      m_read.problems.push_back(make_error(
+          ErrorCode::Parse,
+          fmt::format("{} series of the host groups name a switch (their '{}' label) and were "
+                      "left out: a host's series belong to the host",
+                      m_late_switch_series, m_layout.switch_label),
+          m_shown));
+    }
     if (m_read.stats.switches == 0) {
       m_read.problems.push_back(make_error(
           ErrorCode::NotFound,
@@ -290,6 +337,7 @@ class Reader {
 
   HttpClient& m_client;
   const PrometheusRequest& m_request;
+  MachineSink* m_sink;
   std::string m_shown;
   double m_step;
   double m_start;
@@ -297,6 +345,7 @@ class Reader {
   std::set<std::string> m_switches;
   LeftOut m_left_out;
   std::size_t m_unnamed = 0;
+  std::size_t m_late_switch_series = 0;
   ArchiveTreeBuilder m_builder;
   SwitchBundle m_switch_bundle;
   PrometheusRead m_read;
@@ -321,7 +370,8 @@ std::string host_metric_pattern(const std::vector<std::string>& ethtool_stats) {
   return fmt::format("{}", fmt::join(names, "|"));
 }
 
-Result<PrometheusRead> read_prometheus(HttpClient& client, const PrometheusRequest& request) {
+Result<PrometheusRead> read_prometheus(HttpClient& client, const PrometheusRequest& request,
+                                       MachineSink* sink) {
   const std::string shown = redact_url(request.url);
   const double step = request.step.value_or(request.window);
   if (!(request.window > 0.0) || !(step > 0.0) || !std::isfinite(request.at)) {
@@ -332,7 +382,7 @@ Result<PrometheusRead> read_prometheus(HttpClient& client, const PrometheusReque
         ErrorCode::InvalidArgument,
         fmt::format("window / step is over {} points; use a larger step", k_max_points), shown);
   }
-  return Reader(client, request).run();
+  return Reader(client, request, sink).run();
 }
 
 }  // namespace netdoctor::remote

@@ -181,12 +181,22 @@ void SwitchBundle::add(const std::string& sw, const PromSeries& series) {
 
 MachineFiles SwitchBundle::finish(std::vector<Error>& problems, const std::string& source) {
   MachineFiles out;
+  finish(problems, source, m_switches.size(), [&out](MachineFiles& group) { out.merge(group); });
+  return out;
+}
+
+void SwitchBundle::finish(std::vector<Error>& problems, const std::string& source,
+                          std::size_t group_size, const std::function<void(MachineFiles&)>& each) {
+  MachineFiles out;
   std::array<std::vector<std::string>, k_families.size()> lacking;
-  for (const auto& [sw, samples] : m_switches) {
+  while (!m_switches.empty()) {
+    // Each switch's layout goes as its files are written: the two are never all held at once.
+    auto node = m_switches.extract(m_switches.begin());
+    const std::string& sw = node.key();
     std::array<bool, k_families.size()> seen{};
     const SwitchSample* before = nullptr;
     double before_time = 0.0;
-    for (const auto& [time, sample] : samples) {
+    for (const auto& [time, sample] : node.mapped()) {
       auto& files = out[sw][time];
       for (auto& [command, text] : render_sonic_outputs(sample, before, time - before_time)) {
         for (std::size_t f = 0; f < k_families.size(); ++f) {
@@ -202,6 +212,10 @@ MachineFiles SwitchBundle::finish(std::vector<Error>& problems, const std::strin
         lacking[f].push_back(sw);
       }
     }
+    if (out.size() >= std::max<std::size_t>(group_size, 1) || m_switches.empty()) {
+      each(out);
+      out.clear();
+    }
   }
   for (std::size_t f = 0; f < k_families.size(); ++f) {
     if (!lacking[f].empty()) {
@@ -211,7 +225,6 @@ MachineFiles SwitchBundle::finish(std::vector<Error>& problems, const std::strin
                                     source));
     }
   }
-  return out;
 }
 
 }  // namespace netdoctor::remote

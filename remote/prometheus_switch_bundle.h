@@ -10,6 +10,8 @@
 // sample and the one before (the first sample has none). docs/prometheus.md lists the names.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -41,6 +43,10 @@ class SwitchBundle {
   // Every switch's files, and a problem for each family (interface, PFC, queue counters, LLDP)
   // some switches lack, naming them.
   MachineFiles finish(std::vector<Error>& problems, const std::string& source);
+  // The same, handing the files over `group_size` switches at a time, each switch's layout freed
+  // as its files are written (the switches of 4,096 hosts' fabric are not held twice).
+  void finish(std::vector<Error>& problems, const std::string& source, std::size_t group_size,
+              const std::function<void(MachineFiles&)>& each);
 
  private:
   std::optional<std::string> port_name(const PromSeries& series);

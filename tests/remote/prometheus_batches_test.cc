@@ -75,6 +75,38 @@ TEST(PrometheusBatchesTest, EveryHostIsAskedForExactlyOnce) {
   EXPECT_TRUE(read->tree->read("hosts/n300/000/captured_at").ok());
 }
 
+// Records the machines handed over, and how many each batch's hand-over brought.
+class RecordingSink final : public MachineSink {
+ public:
+  void take(MachineRole role, MachineCapture capture) override {
+    EXPECT_EQ(role, MachineRole::Host);
+    EXPECT_FALSE(capture.samples.empty()) << capture.name;
+    for (const auto& sample : capture.samples) {
+      EXPECT_TRUE(sample.source->read_file("/sys/class/infiniband/mlx5_0/ports/1/state").ok())
+          << capture.name << " " << sample.name;
+    }
+    names.push_back(capture.name);
+  }
+  void discard() override { ADD_FAILURE() << "nothing is read twice"; }
+  std::vector<std::string> names;
+};
+
+TEST(PrometheusBatchesTest, WithASinkEachBatchsHostsAreHandedOverAndNotHeld) {
+  FakePrometheus prometheus(300);
+  RecordingSink sink;
+  auto read = read_prometheus(prometheus, request_of(128), &sink);
+  ASSERT_TRUE(read.ok()) << read.error().describe();
+  ASSERT_EQ(sink.names.size(), 300u);
+  const std::set<std::string> distinct(sink.names.begin(), sink.names.end());
+  EXPECT_EQ(distinct.size(), 300u);
+  EXPECT_EQ(sink.names.front(), "n001");
+  EXPECT_EQ(sink.names.back(), "n300");  // batch by batch, in order
+  EXPECT_FALSE(has_host(*read, 1));      // the tree holds none of them
+  EXPECT_FALSE(read->tree->list("hosts").ok());
+  EXPECT_EQ(read->stats.hosts, 300u);
+  EXPECT_EQ(read->stats.series, 600u);
+}
+
 TEST(PrometheusBatchesTest, ATimedOutBatchIsReportedAndTheOthersAreRead) {
   FakePrometheus prometheus(300);
   prometheus.time_out_with = {"n150:9100"};
