@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
-#include <cmath>
 #include <limits>
 #include <string>
 #include <string_view>

@@ -62,9 +62,10 @@ std::string host_metric_pattern(const std::vector<std::string>& ethtool_stats);
 
 // InvalidArgument for a bad window/step; Io/Timeout/... when the machines could not be listed
 // (the server did not answer); NotFound when it holds none of the series in the window.
-// With a `sink`, each batch's hosts (and the switches, at the end) are handed to it as open_bundle
-// would capture them, and the tree holds none of them: a 4,096-host read is loaded a batch at a
-// time rather than held whole. Without one, the tree holds every file (to be saved).
+// With a `sink`, the switches (once their groups are read) and then each batch's hosts are handed
+// to it as open_bundle would capture them, and the tree holds none of them: a 4,096-host read is
+// loaded a batch at a time rather than held whole. Without one, the tree holds every file (to be
+// saved).
 Result<PrometheusRead> read_prometheus(HttpClient& client, const PrometheusRequest& request,
                                        MachineSink* sink = nullptr);
 

@@ -113,6 +113,15 @@ TEST(PrometheusServerTest, DiagnosesEcmpImbalanceFromSwitchSeries) {
     }
   }
 
+  // Read without --save-bundle, the switches are handed to the model's loader group by group
+  // instead of laid out whole first: the same cause on the same places.
+  const auto streamed = diagnose(fabric, {});
+  expect_cause_and_culprit(streamed, fabric.expected);
+  ASSERT_FALSE(streamed.value("causes", nlohmann::json::array()).empty()) << streamed.dump(1);
+  EXPECT_EQ(streamed.at("causes").at(0).at("entities"),
+            diagnosis.at("causes").at(0).at("entities"));
+  EXPECT_FALSE(says_switch_data_missing(streamed)) << streamed.dump(1);
+
   // The same server read without the switch jobs: the imbalance is invisible from the hosts,
   // and the run completes saying the switch data was not available.
   const auto hosts_only = diagnose(fabric, {"--prometheus-selector", "job=\"node\""});
