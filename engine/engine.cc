@@ -6,6 +6,7 @@
 #include <chrono>
 #include <exception>
 #include <map>
+#include <optional>
 
 #include "engine/evidence.h"
 #include "engine/latest_interval.h"
@@ -16,6 +17,7 @@
 #include "engine/verdict.h"
 #include "kb/catalog.h"
 #include "kb/playbook.h"
+#include "model/interval_view.h"
 
 namespace netdoctor::engine {
 
@@ -80,13 +82,14 @@ struct PlanOutcome {
 // Runs the plan, cheapest and most telling first, until the stop rule says the rest cannot
 // change the answer; every probe run or skipped is recorded in the diagnosis as it happens.
 PlanOutcome run_plan(const kb::Playbook& playbook, const model::Fabric& fabric,
-                     const kb::Catalog& catalog, const probes::ProbeRegistry& registry,
-                     const DiagnoseOptions& options, const std::map<std::string, double>& priors,
-                     Diagnosis& diagnosis) {
+                     const model::IntervalViews* intervals, const kb::Catalog& catalog,
+                     const probes::ProbeRegistry& registry, const DiagnoseOptions& options,
+                     const std::map<std::string, double>& priors, Diagnosis& diagnosis) {
   PlanOutcome outcome;
   std::vector<PlannedProbe> plan = make_plan(playbook, registry);
   const probes::ProbeContext context{fabric, options.probe_options};
-  const LatestInterval latest(fabric);
+  const LatestInterval latest =
+      intervals != nullptr ? LatestInterval(*intervals) : LatestInterval(fabric);
   while (true) {
     auto scores = score_causes(outcome.book, catalog, priors);
     NextStep step = choose_next(plan, scores, playbook.stop);
@@ -167,8 +170,14 @@ Diagnosis diagnose(const model::Fabric& fabric, const kb::Catalog& catalog,
   }
 
   const auto priors = priors_for(catalog, *playbook);
-  const PlanOutcome outcome =
-      run_plan(*playbook, fabric, catalog, registry, options, priors, diagnosis);
+  // A long capture's interval views: their frame (the fabric copied without its series) is built
+  // once, for the latest interval's runs and for the onsets.
+  std::optional<model::IntervalViews> intervals;
+  if (model::interval_count(fabric) >= 2) {
+    intervals.emplace(fabric);
+  }
+  const PlanOutcome outcome = run_plan(*playbook, fabric, intervals ? &*intervals : nullptr,
+                                       catalog, registry, options, priors, diagnosis);
   const auto scores = score_causes(outcome.book, catalog, priors);
   note_ruled_out(scores, diagnosis);
   ReportedCauses reported =
@@ -190,7 +199,9 @@ Diagnosis diagnose(const model::Fabric& fabric, const kb::Catalog& catalog,
   diagnosis.verdict = decide_verdict(inputs);
   if (diagnosis.verdict != Verdict::Healthy) {
     diagnosis.causes = std::move(reported.causes);
-    find_onsets(fabric, registry, options.probe_options, diagnosis.causes);
+    if (intervals) {
+      find_onsets(*intervals, registry, options.probe_options, diagnosis.causes);
+    }
   }
   return diagnosis;
 }

@@ -43,15 +43,20 @@ bool reads_moving_figures(const probes::Probe& probe) {
                      [&moving](const std::string& source) { return moving.count(source) > 0; });
 }
 
-LatestInterval::LatestInterval(const model::Fabric& fabric) {
-  const std::size_t intervals = model::interval_count(fabric);
+LatestInterval::LatestInterval(const model::IntervalViews& views) {
+  const std::size_t intervals = views.count();
   if (intervals < 2) {
     return;
   }
-  const model::IntervalViews views(fabric);
   m_view = std::make_unique<const model::Fabric>(views.view(intervals));
   m_from = views.started_at(intervals);
   m_to = views.ended_at(intervals);
+}
+
+LatestInterval::LatestInterval(const model::Fabric& fabric) {
+  if (model::interval_count(fabric) >= 2) {
+    *this = LatestInterval(model::IntervalViews(fabric));
+  }
 }
 
 void LatestInterval::fold_into(const probes::Probe& probe, const probes::ProbeOptions& options,

@@ -20,6 +20,7 @@
 
 #include "kb/catalog.h"
 #include "model/fabric.h"
+#include "model/interval_view.h"
 #include "probes/probe.h"
 
 namespace netdoctor::engine {
@@ -34,8 +35,10 @@ bool share_a_place(const std::vector<std::string>& a, const std::vector<std::str
 
 class LatestInterval {
  public:
-  // Keeps its own copy of the latest interval, no reference to `fabric`. Without a view (has_view()
-  // false) for a capture of fewer than three samples.
+  // Keeps its own copy of the latest interval, no reference to `fabric` or `views`. Without a view
+  // (has_view() false) for a capture of fewer than three samples.
+  explicit LatestInterval(const model::IntervalViews& views);
+  // The same from a fabric, its interval views built here.
   explicit LatestInterval(const model::Fabric& fabric);
 
   bool has_view() const { return m_view != nullptr; }

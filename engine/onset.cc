@@ -75,8 +75,11 @@ std::vector<probes::Finding> run_quietly(const probes::Probe& probe,
 
 }  // namespace
 
-void find_onsets(const model::Fabric& fabric, const probes::ProbeRegistry& registry,
+void find_onsets(const model::IntervalViews& views, const probes::ProbeRegistry& registry,
                  const probes::ProbeOptions& options, std::vector<RankedCause>& causes) {
+  if (views.count() < 2) {
+    return;  // one interval is the whole window: nothing to place in time
+  }
   std::vector<std::set<std::pair<std::string, std::string>>> support;
   std::set<std::string> probe_ids;
   for (const RankedCause& cause : causes) {
@@ -87,10 +90,6 @@ void find_onsets(const model::Fabric& fabric, const probes::ProbeRegistry& regis
   }
   if (probe_ids.empty()) {
     return;
-  }
-  const model::IntervalViews views(fabric);
-  if (views.count() < 2) {
-    return;  // one interval is the whole window: nothing to place in time
   }
   std::vector<std::vector<IntervalReading>> timelines(causes.size());
   for (std::size_t interval = 1; interval <= views.count(); ++interval) {
@@ -125,6 +124,13 @@ void find_onsets(const model::Fabric& fabric, const probes::ProbeRegistry& regis
     onset.to = first->to;
     onset.timeline = timeline;
     causes[c].onset = std::move(onset);
+  }
+}
+
+void find_onsets(const model::Fabric& fabric, const probes::ProbeRegistry& registry,
+                 const probes::ProbeOptions& options, std::vector<RankedCause>& causes) {
+  if (model::interval_count(fabric) >= 2) {
+    find_onsets(model::IntervalViews(fabric), registry, options, causes);
   }
 }
 

@@ -15,10 +15,16 @@
 
 #include "engine/diagnosis.h"
 #include "model/fabric.h"
+#include "model/interval_view.h"
 #include "probes/probe.h"
 
 namespace netdoctor::engine {
 
+// `views` are the capture's intervals (shared with engine/latest_interval: the frame they copy
+// from the fabric is built once per diagnosis).
+void find_onsets(const model::IntervalViews& views, const probes::ProbeRegistry& registry,
+                 const probes::ProbeOptions& options, std::vector<RankedCause>& causes);
+// The same, the views built here.
 void find_onsets(const model::Fabric& fabric, const probes::ProbeRegistry& registry,
                  const probes::ProbeOptions& options, std::vector<RankedCause>& causes);
 
