@@ -33,6 +33,10 @@ Rate rate_of(const std::vector<CounterSample>& samples, const MetricKey& key) {
   std::optional<double> first;
   std::optional<double> previous;
   double first_time = 0.0;
+  double previous_time = 0.0;
+  // Over the intervals where the counter did not go down; used only when one did.
+  double kept_delta = 0.0;
+  double kept_time = 0.0;
   for (const auto& sample : samples) {
     auto value = sample.get(key);
     if (!value) {
@@ -43,11 +47,13 @@ Rate rate_of(const std::vector<CounterSample>& samples, const MetricKey& key) {
       first = value;
       first_time = sample.captured_at;
     } else if (*value < *previous) {
-      rate.status = RateStatus::Reset;
-      rate.last = *value;
-      return rate;
+      ++rate.resets;
+    } else {
+      kept_delta += *value - *previous;
+      kept_time += sample.captured_at - previous_time;
     }
     previous = value;
+    previous_time = sample.captured_at;
   }
   if (!first) {
     return rate;  // no samples: Absent
@@ -57,12 +63,16 @@ Rate rate_of(const std::vector<CounterSample>& samples, const MetricKey& key) {
     rate.status = RateStatus::SingleSample;
     return rate;
   }
-  rate.window_s = samples.back().captured_at - first_time;
+  if (rate.resets == samples.size() - 1) {
+    rate.status = RateStatus::Reset;
+    return rate;
+  }
+  rate.window_s = rate.resets > 0 ? kept_time : samples.back().captured_at - first_time;
   if (rate.window_s <= 0.0) {
     rate.status = RateStatus::BadWindow;
     return rate;
   }
-  rate.delta = *previous - *first;
+  rate.delta = rate.resets > 0 ? kept_delta : *previous - *first;
   rate.per_second = rate.delta / rate.window_s;
   rate.status = RateStatus::Ok;
   return rate;

@@ -13,6 +13,7 @@
 // /sys/class/net statistics. Switch port metrics are listed at model::SwitchPort.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,7 +34,7 @@ struct CounterSample {
 enum class RateStatus {
   Ok,            // delta / time over the window
   SingleSample,  // one sample: only the absolute value is known
-  Reset,         // the counter went down (reset or wrap) in the window: no rate
+  Reset,         // the counter went down (reset or wrap) in every interval: no rate
   Absent,        // the counter was not in every sample
   BadWindow,     // captured_at did not increase
 };
@@ -45,11 +46,17 @@ struct Rate {
   double delta = 0.0;       // last - first, valid when status == Ok
   double window_s = 0.0;
   double last = 0.0;  // latest absolute value, valid unless Absent
+  // Intervals left out of delta and window_s because the counter went down in them.
+  std::size_t resets = 0;
   bool ok() const { return status == RateStatus::Ok; }
 };
 
-// Rate of `key` over the whole series (first to last sample); any decrease between two
-// consecutive samples yields Reset.
+// Rate of `key` over the whole series (first to last sample). A decrease between two consecutive
+// samples (the counter was cleared - a driver reload, a `perfquery -R` - or wrapped) leaves that
+// interval's increase unknown: it is left out, and the rate is the other intervals' increase
+// over their own time (`resets` counts those left out). Not Prometheus's increase(), which counts
+// from zero after a decrease: that reads a wrap as a tiny increase and a clear followed by a
+// restart as the whole count. Reset when no interval is left (two samples and a decrease).
 Rate rate_of(const std::vector<CounterSample>& samples, const MetricKey& key);
 
 }  // namespace netdoctor::model

@@ -41,9 +41,9 @@ struct RangeAnswer {
   std::vector<std::string> warnings;
 };
 
-// Reads the answer as it streams through the parser, never as a JSON document (an answer of
-// hundreds of MB would take several times that as one). Parse when the body is not JSON or not a
-// matrix; InvalidArgument carrying Prometheus' own errorType and error when it refused the query.
+// Reads the answer off simdjson's index of it (remote/prometheus_matrix.cc). Parse when the body
+// is not JSON or not a matrix; InvalidArgument carrying Prometheus' own errorType and error when
+// it refused the query.
 Result<RangeAnswer> parse_range_answer(std::string_view body);
 
 // The same, handing each series to `each` in turn instead of holding them (a batch answer holds
