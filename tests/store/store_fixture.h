@@ -1,5 +1,5 @@
 // The store suite's fixture: every test gets a fresh database file of its own, named after
-// its test suite, under the build tree's test-tmp.
+// its test suite, in a folder of its own (testing::make_temp_dir).
 #pragma once
 
 #include <gtest/gtest.h>

@@ -78,13 +78,16 @@ void remove_temp_dirs_if_passed() {
 
 std::string make_temp_dir(const std::string& tag) {
   namespace fs = std::filesystem;
-  // Under the build tree, not /tmp: scripts/test empties it before each run, so thousands of
-  // test folders never pile up in the machine's temp dir.
+  // Under the build tree (or NETDOCTOR_TEST_TMP), not /tmp: scripts/test empties it before each
+  // run, so thousands of test folders never pile up in the machine's temp dir.
   // The list is made before the exit handler is registered, so it outlives the handler's run.
   TempDirs& dirs = temp_dirs();
   static const int registered = std::atexit(remove_temp_dirs_if_passed);
   (void)registered;
-  const fs::path parent = fs::path(NETDOCTOR_BINARY_DIR) / "test-tmp";
+  const char* chosen = std::getenv("NETDOCTOR_TEST_TMP");  // scripts/test: a tmpfs when it can
+  const fs::path parent = chosen != nullptr && *chosen != '\0'
+                              ? fs::path(chosen)
+                              : fs::path(NETDOCTOR_BINARY_DIR) / "test-tmp";
   std::error_code error;
   fs::create_directories(parent, error);
   std::string pattern = (parent / ("netdoctor-test-" + tag + "-XXXXXX")).string();

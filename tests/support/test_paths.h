@@ -15,8 +15,9 @@ std::string source_dir();                                 // the repository root
 std::string netdoctor_binary();                           // the built `netdoctor` executable
 std::string reference_file(const std::string& relative);  // shared/reference/<relative>
 std::string read_text(const std::string& path);           // whole file; test fails if unreadable
-// A fresh empty directory under <build>/test-tmp (emptied by scripts/test before each run); it
-// is removed when the test process exits with every test passed (NETDOCTOR_KEEP_TEST_TMP keeps it).
+// A fresh empty directory under $NETDOCTOR_TEST_TMP if set, else <build>/test-tmp (either emptied
+// by scripts/test before each run); it is removed when the test process exits with every test
+// passed (NETDOCTOR_KEEP_TEST_TMP keeps it).
 std::string make_temp_dir(const std::string& tag);
 
 }  // namespace netdoctor::testing
