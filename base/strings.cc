@@ -130,6 +130,15 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   return out;
 }
 
+std::string name_some(const std::vector<std::string>& names, std::size_t shown) {
+  const std::size_t count = std::min(shown, names.size());
+  std::string out = join({names.begin(), names.begin() + static_cast<std::ptrdiff_t>(count)}, ", ");
+  if (names.size() > count) {
+    out += " (+" + std::to_string(names.size() - count) + " more)";
+  }
+  return out;
+}
+
 std::optional<std::uint64_t> parse_u64(std::string_view s) {
   s = trim(s);
   if (s.empty()) {

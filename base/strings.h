@@ -27,6 +27,8 @@ bool ends_with(std::string_view s, std::string_view suffix);
 bool contains(std::string_view s, std::string_view part);
 std::string to_lower(std::string_view s);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
+// "a, b, c (+12 more)": at most `shown` of the names, for a message naming hosts or NICs.
+std::string name_some(const std::vector<std::string>& names, std::size_t shown = 8);
 // Name order with runs of digits compared as numbers: "2" < "10", "s9" < "s10", "s010" ==
 // "s10" broken by length then bytes, so the order is total. Sample directories sort this way
 // (spec/bundle.md: `0`, `1`, ... in time order, past 9 too).

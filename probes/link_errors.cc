@@ -22,6 +22,7 @@
 #include <map>
 #include <optional>
 
+#include "base/strings.h"
 #include "probes/fleet_probe.h"
 #include "probes/metric_names.h"
 
@@ -71,6 +72,7 @@ ErrorRead read_nic_errors(const model::Nic& nic) {
     out.errors.value += r.value;
     out.errors.delta += r.delta;
     out.errors.window_s = std::max(out.errors.window_s, r.window_s);
+    out.errors.cleared = std::max(out.errors.cleared, r.cleared);
     if (r.value > 0.0) {
       parts.push_back(fmt::format("{} {}", human(r.value), words));
     }
@@ -313,6 +315,12 @@ class LinkErrorsProbe final : public FleetProbe<Survey> {
     }
     if (!fleet.errors.resets.empty()) {
       judgement.note(fmt::format("error counters reset on {} NICs", fleet.errors.resets.size()));
+    }
+    if (!fleet.errors.cleared.empty()) {
+      // A clear in the middle of an incident is worth a question: a driver reload or a person.
+      judgement.note(fmt::format(
+          "error counters cleared inside the capture on {} NICs, read over the other intervals: {}",
+          fleet.errors.cleared.size(), name_some(fleet.errors.cleared, 3)));
     }
     return fleet;
   }

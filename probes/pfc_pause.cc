@@ -13,6 +13,7 @@
 
 #include <algorithm>
 
+#include "base/strings.h"
 #include "probes/fleet_probe.h"
 #include "probes/metric_names.h"
 
@@ -68,6 +69,11 @@ class PfcPauseProbe final : public FleetProbe<Survey> {
     if (!fleet.sent.resets.empty()) {
       judgement.note(fmt::format("pause counters reset on {} NICs (no rate for them)",
                                  fleet.sent.resets.size()));
+    }
+    if (!fleet.sent.cleared.empty()) {
+      judgement.note(fmt::format(
+          "pause counters cleared inside the capture on {} NICs, read over the other intervals: {}",
+          fleet.sent.cleared.size(), name_some(fleet.sent.cleared, 3)));
     }
     const double min_rate = judgement.limit("min_pause_rate");
     fleet.rate_mode = fleet.sent.rate_mode || fleet.received.rate_mode;

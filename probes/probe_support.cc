@@ -18,6 +18,7 @@ Reading read_counter(const std::vector<model::CounterSample>& samples, const std
     reading.value = rate.per_second;
     reading.delta = rate.delta;
     reading.window_s = rate.window_s;
+    reading.cleared = rate.resets;
   } else if (rate.status == model::RateStatus::SingleSample) {
     reading.value = rate.last;
   }
@@ -43,6 +44,7 @@ Reading read_sum(const std::vector<model::CounterSample>& samples, const std::st
     total.value += part.value;
     total.delta += part.delta;
     total.window_s = std::max(total.window_s, part.window_s);
+    total.cleared = std::max(total.cleared, part.cleared);
   }
   if (any) {
     total.status = all_rates ? model::RateStatus::Ok : model::RateStatus::SingleSample;
@@ -84,6 +86,9 @@ NicSurvey survey_nics(const model::Fabric& fabric,
         continue;
       }
       ++survey.with_data;
+      if (reading.is_rate() && reading.cleared > 0) {
+        survey.cleared.push_back(nic_label(nic));
+      }
       (reading.is_rate() ? rates : absolutes).push_back(NicValue{&host, &nic, reading});
     }
   }

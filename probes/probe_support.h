@@ -28,6 +28,9 @@ struct Reading {
   double value = 0.0;
   double delta = 0.0;     // when is_rate()
   double window_s = 0.0;  // when is_rate()
+  // Intervals left out of the rate because the counter went down in them (cleared inside the
+  // capture: a driver reload, a manual clear); model::Rate::resets.
+  std::size_t cleared = 0;
   bool present() const {
     return status == model::RateStatus::Ok || status == model::RateStatus::SingleSample;
   }
@@ -51,12 +54,13 @@ struct NicValue {
   Reading reading;
 };
 struct NicSurvey {
-  std::vector<NicValue> values;     // only those in the chosen mode (all rates, or all absolute)
-  bool rate_mode = false;           // true when at least one NIC had a rate over the window
-  std::size_t total = 0;            // NICs in the fabric
-  std::size_t with_data = 0;        // NICs where the figure was present in any mode
-  std::vector<std::string> resets;  // NICs whose counter went down in the window
-  FleetStats stats;                 // over `values`
+  std::vector<NicValue> values;      // only those in the chosen mode (all rates, or all absolute)
+  bool rate_mode = false;            // true when at least one NIC had a rate over the window
+  std::size_t total = 0;             // NICs in the fabric
+  std::size_t with_data = 0;         // NICs where the figure was present in any mode
+  std::vector<std::string> resets;   // NICs whose counter went down in the window: no rate
+  std::vector<std::string> cleared;  // NICs with a rate whose counter was cleared inside it
+  FleetStats stats;                  // over `values`
 };
 NicSurvey survey_nics(const model::Fabric& fabric,
                       const std::function<Reading(const model::Nic&)>& read);

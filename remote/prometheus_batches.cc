@@ -44,14 +44,4 @@ std::string exact_values_matcher(const std::string& label, const std::vector<std
   return fmt::format("{}=~\"{}\"", label, literal);
 }
 
-std::string name_some(const std::vector<std::string>& names, std::size_t shown) {
-  const std::size_t count = std::min(shown, names.size());
-  std::string out = fmt::format(
-      "{}", fmt::join(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(count), ", "));
-  if (names.size() > count) {
-    out += fmt::format(" (+{} more)", names.size() - count);
-  }
-  return out;
-}
-
 }  // namespace netdoctor::remote

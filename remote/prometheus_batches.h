@@ -17,7 +17,4 @@ std::vector<std::vector<std::string>> group_values(const std::vector<std::string
 // punctuation escaped, then the string escaped as PromQL reads a double-quoted literal).
 std::string exact_values_matcher(const std::string& label, const std::vector<std::string>& values);
 
-// "a, b, c (+12 more)": the hosts of a batch named in a problem, at most `shown` of them.
-std::string name_some(const std::vector<std::string>& names, std::size_t shown = 8);
-
 }  // namespace netdoctor::remote

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "base/archive_tree.h"
+#include "base/strings.h"
 #include "remote/node_exporter_names.h"
 #include "remote/pipelined_fetch.h"
 #include "remote/prometheus_api.h"

@@ -42,6 +42,14 @@ TEST(ShellQuote, ACallerMayQuoteMorePunctuation) {
   EXPECT_EQ(shell_quote("abc09", ""), "abc09");
 }
 
+TEST(NameSome, ListsAtMostTheShownNamesAndCountsTheRest) {
+  EXPECT_EQ(name_some({"a", "b", "c"}, 2), "a, b (+1 more)");
+  EXPECT_EQ(name_some({"a", "b"}, 2), "a, b");
+  EXPECT_EQ(name_some({}, 3), "");
+  const std::vector<std::string> ten = {"h0", "h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8", "h9"};
+  EXPECT_EQ(name_some(ten), "h0, h1, h2, h3, h4, h5, h6, h7 (+2 more)");
+}
+
 TEST(EditDistance, CountsInsertionsDeletionsAndSubstitutions) {
   EXPECT_EQ(edit_distance("clock-skew", "clock-skew"), 0u);
   EXPECT_EQ(edit_distance("", "abc"), 3u);

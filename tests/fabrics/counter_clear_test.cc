@@ -155,7 +155,11 @@ TEST(CounterClear, AStormOriginClearedMidCaptureKeepsItsOwnRate) {
   EXPECT_NE(top.evidence.front().summary.find(culprit.host + "/" + culprit.ibdev + " sends"),
             std::string::npos)
       << text;
-  EXPECT_EQ(probe_reason(*diagnosis, "pfc-pause").find("reset"), std::string::npos) << text;
+  const std::string pause_reason = probe_reason(*diagnosis, "pfc-pause");
+  EXPECT_EQ(pause_reason.find("reset"), std::string::npos) << text;
+  // The clear itself is told, with the NIC: a reload in the middle of an incident is a clue.
+  EXPECT_NE(pause_reason.find("cleared inside the capture on 1 NICs"), std::string::npos) << text;
+  EXPECT_NE(pause_reason.find(culprit.host + "/" + culprit.ibdev), std::string::npos) << text;
 }
 
 TEST(CounterClear, WithTwoSamplesAClearedNicHasNoRateAndTheProbeSaysSo) {

@@ -49,7 +49,6 @@ TEST(PrometheusBatchesTest, GroupsAndMatchersCoverEachValueOnce) {
   EXPECT_EQ(group_values(values, 0).size(), 5u);
   EXPECT_EQ(exact_values_matcher("instance", {"a.b:9100", "c\"d"}),
             R"(instance=~"a\\.b\\:9100|c\\\"d")");
-  EXPECT_EQ(name_some({"a", "b", "c"}, 2), "a, b (+1 more)");
 }
 
 TEST(PrometheusBatchesTest, EveryHostIsAskedForExactlyOnce) {
