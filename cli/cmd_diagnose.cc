@@ -130,6 +130,13 @@ Result<model::LoadedBundle> load_from_prometheus(const PrometheusArgs& args, Con
       load);
 }
 
+// What --prometheus reads for this diagnosis: only the priorities its probes read.
+PrometheusArgs prometheus_for(const PrometheusArgs& args, const engine::DiagnoseOptions& options) {
+  PrometheusArgs out = args;
+  out.roce_priority = options.probe_options.roce_priority;
+  return out;
+}
+
 // The command's own flags are the top layer of the site configuration: a given flag wins
 // over every file and --set, and is recorded as the origin of its value.
 Result<Settings> effective_settings(const DiagnoseArgs& args, const Settings& site) {
@@ -204,7 +211,9 @@ void run_diagnose(const DiagnoseArgs& args, Context& context) {
   Result<Diagnosed> diagnosis = make_error(ErrorCode::Internal, "not run");
   if (args.prometheus.url.empty()) {
     diagnosis = diagnose_paths(bundles, options);
-  } else if (auto loaded = load_from_prometheus(args.prometheus, context, source); loaded.ok()) {
+  } else if (auto loaded =
+                 load_from_prometheus(prometheus_for(args.prometheus, options), context, source);
+             loaded.ok()) {
     diagnosis = diagnose_loaded(loaded->bundle, loaded->fabric, options);
   } else if (loaded.error().code == ErrorCode::InvalidArgument) {
     context.err << "netdoctor diagnose: " << loaded.error().describe() << "\n";

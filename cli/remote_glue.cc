@@ -12,6 +12,7 @@
 #include "base/private_file.h"
 #include "base/tree_writer.h"
 #include "model/counter_table.h"
+#include "probes/priority_reads.h"
 #include "remote/bundle_files.h"
 #include "remote/credentials.h"
 #include "remote/prometheus_reader.h"
@@ -128,9 +129,18 @@ Result<Bundle> bundle_from_prometheus(const PrometheusArgs& args, Context& conte
         ErrorCode::InvalidArgument,
         fmt::format("--at '{}' is not Unix seconds or ISO 8601 with a zone", args.at));
   }
-  // Only the ethtool stats the counter table maps are asked for (a mlx5 port has hundreds).
+  // Only the ethtool stats the counter table maps are asked for (a mlx5 port has hundreds), and
+  // of its per-priority stats (most of a port's series) those the probes read.
   if (auto table = model::CounterTable::builtin(); table.ok()) {
-    request.ethtool_stats = table->counter_names(model::CounterSource::Ethtool);
+    if (args.roce_priority && args.save_bundle.empty()) {
+      const int roce = *args.roce_priority;
+      request.ethtool_stats =
+          table->counter_names(model::CounterSource::Ethtool, [roce](const model::MetricKey& key) {
+            return key.index < 0 || probes::probes_read_priority(key.name, key.index, roce);
+          });
+    } else {
+      request.ethtool_stats = table->counter_names(model::CounterSource::Ethtool);
+    }
   }
   remote::HttpClientOptions http;
   http.ca_file = args.ca_file;

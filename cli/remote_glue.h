@@ -24,6 +24,10 @@ struct PrometheusArgs {
   std::optional<double> timeout_s;  // unset: the prometheus.timeout setting
   std::size_t batch = 128;          // hosts (or switches) per query
   std::string save_bundle;          // also write the bundle read (directory or .tar.gz)
+  // The RoCE priority the diagnosis reads (diagnose sets it): the other priorities' per-priority
+  // stats are not fetched unless a probe reads them there (probes/priority_reads.h), or
+  // --save-bundle keeps a record others may read with another priority. Unset: every priority.
+  std::optional<int> roce_priority;
 };
 
 void add_prometheus_options(CLI::App& command, PrometheusArgs& args);

@@ -262,10 +262,17 @@ std::vector<std::string> CounterTable::vendors() const {
 }
 
 std::vector<std::string> CounterTable::counter_names(CounterSource source) const {
+  return counter_names(source, [](const MetricKey&) { return true; });
+}
+
+std::vector<std::string> CounterTable::counter_names(
+    CounterSource source, const std::function<bool(const MetricKey&)>& wanted) const {
   std::set<std::string> names;
   for (const auto& [vendor, maps] : m_by_vendor) {
     for (const auto& [name, mapping] : maps[static_cast<std::size_t>(source)].m_rows) {
-      names.insert(name);
+      if (wanted(mapping.key)) {
+        names.insert(name);
+      }
     }
   }
   return {names.begin(), names.end()};

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -78,6 +79,9 @@ class CounterTable {
   // Every counter name some vendor's rows of `source` know ({p} expanded), sorted: what a
   // remote source need fetch (diagnose --prometheus asks only for these ethtool stats).
   std::vector<std::string> counter_names(CounterSource source) const;
+  // Those whose metric `wanted` accepts (for some vendor's row).
+  std::vector<std::string> counter_names(CounterSource source,
+                                         const std::function<bool(const MetricKey&)>& wanted) const;
   std::size_t row_count() const { return m_row_count; }
 
  private:

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -25,6 +26,7 @@
 #include "engine/thresholds.h"
 #include "model/loader.h"
 #include "model/source_names.h"
+#include "probes/priority_reads.h"
 #include "tests/fabrics/sim_bundle.h"
 #include "tests/support/test_paths.h"
 
@@ -246,6 +248,108 @@ TEST_P(EveryProbeReads, NothingButWhatItDeclaresWhichTheLoadersProvide) {
   }
   EXPECT_TRUE(matters) << probe->id()
                        << ": withholding everything it declares changes nothing on any fixture";
+}
+
+// A copy of `fabric` whose NICs keep only the per-priority counters `keep` accepts.
+model::Fabric keeping_priorities(const model::Fabric& fabric,
+                                 const std::function<bool(const std::string&, int)>& keep) {
+  model::Fabric out = fabric;
+  for (auto& host : out.hosts) {
+    for (auto& nic : host.nics) {
+      for (auto& sample : nic.samples) {
+        std::vector<model::MetricKey> dropped;
+        for (const auto& [key, value] : sample.values) {
+          if (key.index >= 0 && !keep(key.name, key.index)) {
+            dropped.push_back(key);
+          }
+        }
+        for (const auto& key : dropped) {
+          sample.values.erase(key);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// The NICs as Prometheus gives them: no QoS configuration, so PFC is inferred from pause.
+model::Fabric without_qos_config(model::Fabric fabric) {
+  for (auto& host : fabric.hosts) {
+    for (auto& nic : host.nics) {
+      nic.qos = model::QosConfig{};
+    }
+  }
+  return fabric;
+}
+
+// diagnose --prometheus fetches only the per-priority stats probes_read_priority accepts: every
+// probe must answer the same without the others, with and without a QoS configuration.
+TEST(PriorityReads, EveryProbeAnswersTheSameWithoutThePrioritiesItDoesNotRead) {
+  const int roce = probes::ProbeOptions{}.roce_priority;
+  const auto read = [roce](const std::string& name, int priority) {
+    return probes::probes_read_priority(name, priority, roce);
+  };
+  ASSERT_FALSE(world().fixtures.empty());
+  std::size_t dropped_somewhere = 0;
+  for (const auto& fixture : world().fixtures) {
+    for (const model::Fabric& variant : {fixture.full, without_qos_config(fixture.full)}) {
+      const model::Fabric narrowed = keeping_priorities(variant, read);
+      for (const auto& probe : world().registry.all()) {
+        EXPECT_EQ(run(*probe, narrowed), run(*probe, variant))
+            << probe->id() << " on " << fixture.name
+            << " reads a per-priority counter probes_read_priority says it does not";
+      }
+      for (std::size_t h = 0; h < variant.hosts.size(); ++h) {
+        for (std::size_t n = 0; n < variant.hosts[h].nics.size(); ++n) {
+          const auto& before = variant.hosts[h].nics[n].samples;
+          const auto& after = narrowed.hosts[h].nics[n].samples;
+          for (std::size_t s = 0; s < before.size(); ++s) {
+            dropped_somewhere += before[s].values.size() - after[s].values.size();
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(dropped_somewhere, 0u) << "no fixture has per-priority counters to leave out";
+}
+
+// The every-priority counters are needed: a NIC that pauses on priority 5 alone (PFC on the
+// wrong priority) is seen, with no QoS configuration, only through them.
+TEST(PriorityReads, PauseOnAnotherPriorityIsReadWhereNoConfigurationSaysWherePfcIs) {
+  const int roce = probes::ProbeOptions{}.roce_priority;
+  const int other = (roce + 2) % 8;
+  const auto fixture =
+      std::find_if(world().fixtures.begin(), world().fixtures.end(),
+                   [](const Fixture& candidate) { return candidate.name == "healthy"; });
+  ASSERT_NE(fixture, world().fixtures.end());
+  model::Fabric moved = without_qos_config(fixture->full);
+  ASSERT_FALSE(moved.hosts.empty());
+  ASSERT_FALSE(moved.hosts.front().nics.empty());
+  bool had_pause = false;
+  for (auto& sample : moved.hosts.front().nics.front().samples) {
+    for (const std::string name : {"pfc_tx_pause_frames", "pfc_rx_pause_frames"}) {
+      const model::MetricKey at_roce{name, roce};
+      if (auto value = sample.get(at_roce)) {
+        had_pause = true;
+        sample.values.erase(at_roce);
+        sample.values.insert_or_assign(model::MetricKey{name, other}, *value);
+      }
+    }
+  }
+  ASSERT_TRUE(had_pause) << "the healthy fixture's first NIC has no pause counters";
+  const probes::Probe* qos = world().registry.find("qos-config");
+  ASSERT_NE(qos, nullptr);
+  const std::string answer = run(*qos, moved);
+  EXPECT_EQ(run(*qos, keeping_priorities(moved,
+                                         [roce](const std::string& name, int priority) {
+                                           return probes::probes_read_priority(name, priority,
+                                                                               roce);
+                                         })),
+            answer);
+  EXPECT_NE(run(*qos, keeping_priorities(moved, [roce](const std::string&,
+                                                       int priority) { return priority == roce; })),
+            answer)
+      << "pause frames on other priorities changed nothing: " << answer;
 }
 
 std::vector<std::string> probe_ids() {

@@ -52,6 +52,23 @@ TEST(CounterTable, EveryRowOfTheShippedTsvMapsForItsVendor) {
   EXPECT_GT(checked, 100);
 }
 
+TEST(CounterTable, CounterNamesAreThoseOfTheWantedMetrics) {
+  const auto all = builtin().counter_names(CounterSource::Ethtool);
+  const auto has = [](const std::vector<std::string>& names, const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  EXPECT_TRUE(has(all, "rx_prio5_pause"));
+  EXPECT_TRUE(has(all, "rx_prio5_bytes"));
+  const auto wanted = builtin().counter_names(CounterSource::Ethtool, [](const MetricKey& key) {
+    return key.index < 0 || key.index == 3 || key.name == "pfc_rx_pause_frames";
+  });
+  EXPECT_TRUE(has(wanted, "rx_prio5_pause"));   // mlx5's pfc_rx_pause_frames[5]
+  EXPECT_FALSE(has(wanted, "rx_prio5_bytes"));  // prio_rx_bytes[5]
+  EXPECT_TRUE(has(wanted, "rx_prio3_bytes"));
+  EXPECT_TRUE(has(wanted, "rx_out_of_buffer"));
+  EXPECT_LT(wanted.size(), all.size());
+}
+
 TEST(CounterTable, Mlx5AndBnxtPfcCountersMeetInOneMetric) {
   auto mlx5 = builtin().map("mlx5", CounterSource::Ethtool, "tx_prio3_pause", 7);
   auto bnxt = builtin().map("bnxt", CounterSource::Ethtool, "tx_pfc_ena_frames_pri3", 7);

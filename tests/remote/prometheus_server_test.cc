@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <regex>
 
 #include "tests/remote/prometheus_fixture.h"
 #include "tests/remote/remote_test_support.h"
@@ -19,7 +20,12 @@ namespace {
 namespace fs = std::filesystem;
 namespace t = netdoctor::testing;
 
-nlohmann::json diagnose(const t::ServedFabric& fabric, std::vector<std::string> extra) {
+struct Diagnosed {
+  nlohmann::json json;
+  std::size_t series = 0;  // from the "read N series" line on stderr
+};
+
+Diagnosed diagnose_counting(const t::ServedFabric& fabric, std::vector<std::string> extra) {
   std::vector<std::string> args = {"diagnose",
                                    "--prometheus",
                                    fabric.url,
@@ -37,7 +43,17 @@ nlohmann::json diagnose(const t::ServedFabric& fabric, std::vector<std::string> 
   EXPECT_EQ(result.exit_code, 0) << result.err;
   auto json = nlohmann::json::parse(result.out, nullptr, false);
   EXPECT_FALSE(json.is_discarded()) << result.out << result.err;
-  return json.is_discarded() ? nlohmann::json::object() : json;
+  Diagnosed out{json.is_discarded() ? nlohmann::json::object() : json, 0};
+  std::smatch read;
+  if (std::regex_search(result.err, read, std::regex(R"(read (\d+) series)"))) {
+    out.series = std::stoul(read[1].str());
+  }
+  EXPECT_GT(out.series, 0u) << result.err;
+  return out;
+}
+
+nlohmann::json diagnose(const t::ServedFabric& fabric, std::vector<std::string> extra) {
+  return diagnose_counting(fabric, std::move(extra)).json;
 }
 
 // The top cause is the simulator's, and it names one of the simulator's culprits.
@@ -72,7 +88,9 @@ TEST(PrometheusServerTest, DiagnosesPfcStormFromNodeExporterSeries) {
       {"--hosts", "8", "--nics", "4", "--fault", "pfc-storm", "--seed", "11"}, false);
   ASSERT_NE(fabric.server, nullptr);
   const fs::path saved = fabric.dir / "from-prometheus";
-  const auto diagnosis = diagnose(fabric, {"--save-bundle", saved.string()});
+  // A saved bundle is a record: it gets every priority's per-priority stats.
+  const auto kept = diagnose_counting(fabric, {"--save-bundle", saved.string()});
+  const auto& diagnosis = kept.json;
   expect_cause_and_culprit(diagnosis, fabric.expected);
   // Hosts alone: the run completes and says the switches were not read.
   EXPECT_TRUE(says_switch_data_missing(diagnosis))
@@ -84,9 +102,15 @@ TEST(PrometheusServerTest, DiagnosesPfcStormFromNodeExporterSeries) {
   EXPECT_FALSE(fs::exists(host / "002"));
   EXPECT_FALSE(fs::exists(saved / "switches"));
 
-  // One host per query: eight batches, the same diagnosis, no batch reported.
-  const auto batched = diagnose(fabric, {"--prometheus-batch", "1"});
+  // One host per query: eight batches, the same diagnosis, no batch reported. Without
+  // --save-bundle only the per-priority stats the probes read are fetched: fewer series, the
+  // same causes and findings.
+  const auto narrow = diagnose_counting(fabric, {"--prometheus-batch", "1"});
+  const auto& batched = narrow.json;
   expect_cause_and_culprit(batched, fabric.expected);
+  EXPECT_LT(narrow.series, kept.series);
+  EXPECT_EQ(batched.value("causes", nlohmann::json()).dump(1),
+            diagnosis.value("causes", nlohmann::json()).dump(1));
   for (const auto& problem : batched.value("data_problems", nlohmann::json::array())) {
     EXPECT_EQ(problem.get<std::string>().find("batch"), std::string::npos) << problem;
   }

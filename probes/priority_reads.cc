@@ -1,0 +1,13 @@
+#include "probes/priority_reads.h"
+
+#include <algorithm>
+
+namespace netdoctor::probes {
+
+bool probes_read_priority(std::string_view name, int priority, int roce_priority) {
+  return priority == roce_priority ||
+         std::find(k_read_on_every_priority.begin(), k_read_on_every_priority.end(), name) !=
+             k_read_on_every_priority.end();
+}
+
+}  // namespace netdoctor::probes

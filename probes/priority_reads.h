@@ -1,0 +1,23 @@
+// Which per-priority NIC counters the probes read, so that a remote source (diagnose
+// --prometheus) fetches only those: on a ConnectX or Broadcom port the per-priority ethtool
+// stats are most of its series, and all but a few are read on the RoCE priority alone.
+#pragma once
+
+#include <array>
+#include <string_view>
+
+#include "probes/metric_names.h"
+
+namespace netdoctor::probes {
+
+// The per-priority counters some probe reads on every priority: without a QoS configuration
+// (Prometheus has none) qos-config infers where PFC is on from the pause frames on any priority.
+inline constexpr std::array<std::string_view, 2> k_read_on_every_priority = {
+    metric::k_pfc_rx_pause_frames, metric::k_pfc_tx_pause_frames};
+
+// Whether a probe reads the NIC metric `name` at `priority` when RoCE runs on `roce_priority`.
+// tests/fabrics/reads_test.cc checks it on every fixture: the probes answer the same without
+// the counters this says are not read, and not without the every-priority ones.
+bool probes_read_priority(std::string_view name, int priority, int roce_priority);
+
+}  // namespace netdoctor::probes
