@@ -138,6 +138,8 @@ Result<Bundle> bundle_from_prometheus(const PrometheusArgs& args, Context& conte
           table->counter_names(model::CounterSource::Ethtool, [roce](const model::MetricKey& key) {
             return key.index < 0 || probes::probes_read_priority(key.name, key.index, roce);
           });
+      // The switches' PFC: the probes read it on the RoCE priority alone.
+      request.switch_pfc_priority = roce;
     } else {
       request.ethtool_stats = table->counter_names(model::CounterSource::Ethtool);
     }

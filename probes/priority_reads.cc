@@ -10,4 +10,8 @@ bool probes_read_priority(std::string_view name, int priority, int roce_priority
              k_read_on_every_priority.end();
 }
 
+bool probes_read_switch_pfc_priority(int priority, int roce_priority) {
+  return priority == roce_priority;
+}
+
 }  // namespace netdoctor::probes

@@ -1,4 +1,4 @@
-// Which per-priority NIC counters the probes read, so that a remote source (diagnose
+// Which per-priority NIC and switch counters the probes read, so that a remote source (diagnose
 // --prometheus) fetches only those: on a ConnectX or Broadcom port the per-priority ethtool
 // stats are most of its series, and all but a few are read on the RoCE priority alone.
 #pragma once
@@ -19,5 +19,9 @@ inline constexpr std::array<std::string_view, 2> k_read_on_every_priority = {
 // tests/fabrics/reads_test.cc checks it on every fixture: the probes answer the same without
 // the counters this says are not read, and not without the every-priority ones.
 bool probes_read_priority(std::string_view name, int priority, int roce_priority);
+
+// Whether a probe reads a switch port's PFC counters at `priority`: pfc-pause reads what each
+// port receives and sends on the RoCE priority, and nothing reads the others.
+bool probes_read_switch_pfc_priority(int priority, int roce_priority);
 
 }  // namespace netdoctor::probes

@@ -56,6 +56,20 @@ class Reader {
     m_layout.source = "prometheus " + m_shown;
   }
 
+  // The switch series of the machines `machines` selects; with one PFC priority asked for,
+  // the PFC series of that priority apart from the rest.
+  std::string switch_query(const std::string& machines) const {
+    const std::string& extra = m_request.selector;
+    if (!m_request.switch_pfc_priority) {
+      return selector_of(switch_query_pattern(), machines, extra);
+    }
+    return fmt::format(
+        "{} or {}", selector_of(switch_query_pattern_without_pfc(), machines, extra),
+        selector_of(switch_pfc_pattern(),
+                    fmt::format("{},priority=\"{}\"", machines, *m_request.switch_pfc_priority),
+                    extra));
+  }
+
   Result<PrometheusRead> run() {
     const std::string extra = m_request.selector;
     const std::string host_names = host_metric_pattern(m_request.ethtool_stats);
@@ -116,14 +130,12 @@ class Reader {
     std::vector<Batch> batches;
     const std::size_t size = m_request.machines_per_query;
     for (auto& group : group_values(values[1], size)) {
-      batches.push_back(
-          {selector_of(switch_names, exact_values_matcher(m_layout.switch_label, group), extra),
-           std::move(group), false});
+      batches.push_back({switch_query(exact_values_matcher(m_layout.switch_label, group)),
+                         std::move(group), false});
     }
     for (auto& group : group_values(values[2], size)) {
-      batches.push_back(
-          {selector_of(switch_names, exact_values_matcher(m_request.host_label, group), extra),
-           std::move(group), false, true});
+      batches.push_back({switch_query(exact_values_matcher(m_request.host_label, group)),
+                         std::move(group), false, true});
     }
     for (auto& group : group_values(switch_host_values, size)) {
       batches.push_back(

@@ -36,6 +36,8 @@ struct PrometheusRequest {
   std::chrono::milliseconds timeout{30'000};  // each query
   // The `ethtool -S` stats to ask for (model/counters.tsv's); empty: every node_ethtool_ series.
   std::vector<std::string> ethtool_stats;
+  // The one priority of the switches' per-priority PFC series to ask for; unset: every priority.
+  std::optional<int> switch_pfc_priority;
   std::size_t machines_per_query = 128;
   std::size_t queries_in_flight = 2;
 };

@@ -81,7 +81,7 @@ bool is_switch_metric(std::string_view name) {
          name == k_sonic_lldp;
 }
 
-std::string switch_query_pattern() {
+std::string switch_query_pattern_without_pfc() {
   std::vector<std::string_view> names;
   for (const auto& [name, field] : k_if_mib) {
     names.push_back(name);
@@ -90,9 +90,15 @@ std::string switch_query_pattern() {
     names.push_back(name);
   }
   names.push_back(k_sonic_lldp);
-  names.push_back(k_pfc_rx);
-  names.push_back(k_pfc_tx);
   return fmt::format("{}", fmt::join(names, "|"));
+}
+
+std::string switch_pfc_pattern() {
+  return fmt::format("{}|{}", k_pfc_rx, k_pfc_tx);
+}
+
+std::string switch_query_pattern() {
+  return switch_query_pattern_without_pfc() + "|" + switch_pfc_pattern();
 }
 
 SwitchBundle::SwitchBundle(LeftOut& left_out) : m_left_out(left_out) {}

@@ -31,6 +31,11 @@ bool is_switch_metric(std::string_view name);
 
 // The PromQL name regex of every switch series (is_switch_metric's names).
 std::string switch_query_pattern();
+// The same without the per-priority PFC series, and those alone: a query that wants one
+// priority's PFC asks for the two apart (a priority matcher on every switch series would match
+// the empty value, which Prometheus answers by walking every series holding the label).
+std::string switch_query_pattern_without_pfc();
+std::string switch_pfc_pattern();
 
 class SwitchBundle {
  public:

@@ -250,6 +250,39 @@ TEST_P(EveryProbeReads, NothingButWhatItDeclaresWhichTheLoadersProvide) {
                        << ": withholding everything it declares changes nothing on any fixture";
 }
 
+// Erases from `sample` the values whose key `drop` accepts.
+void erase_values(model::CounterSample& sample,
+                  const std::function<bool(const model::MetricKey&)>& drop) {
+  std::vector<model::MetricKey> dropped;
+  for (const auto& [key, value] : sample.values) {
+    if (drop(key)) {
+      dropped.push_back(key);
+    }
+  }
+  for (const auto& key : dropped) {
+    sample.values.erase(key);
+  }
+}
+
+// A copy of `fabric` whose switch ports keep only the PFC counters of the priorities `keep`
+// accepts (their queue counters, also indexed, stay).
+model::Fabric keeping_switch_pfc(const model::Fabric& fabric,
+                                 const std::function<bool(int)>& keep) {
+  model::Fabric out = fabric;
+  for (auto& sw : out.switches) {
+    for (auto& port : sw.ports) {
+      for (auto& sample : port.samples) {
+        erase_values(sample, [&keep](const model::MetricKey& key) {
+          return (key.name == probes::metric::k_sw_pfc_rx_pause_frames ||
+                  key.name == probes::metric::k_sw_pfc_tx_pause_frames) &&
+                 key.index >= 0 && !keep(key.index);
+        });
+      }
+    }
+  }
+  return out;
+}
+
 // A copy of `fabric` whose NICs keep only the per-priority counters `keep` accepts.
 model::Fabric keeping_priorities(const model::Fabric& fabric,
                                  const std::function<bool(const std::string&, int)>& keep) {
@@ -257,16 +290,33 @@ model::Fabric keeping_priorities(const model::Fabric& fabric,
   for (auto& host : out.hosts) {
     for (auto& nic : host.nics) {
       for (auto& sample : nic.samples) {
-        std::vector<model::MetricKey> dropped;
-        for (const auto& [key, value] : sample.values) {
-          if (key.index >= 0 && !keep(key.name, key.index)) {
-            dropped.push_back(key);
-          }
-        }
-        for (const auto& key : dropped) {
-          sample.values.erase(key);
-        }
+        erase_values(sample, [&keep](const model::MetricKey& key) {
+          return key.index >= 0 && !keep(key.name, key.index);
+        });
       }
+    }
+  }
+  return out;
+}
+
+// The values of every sample of the NICs (first) and of the switch ports (second).
+std::pair<std::size_t, std::size_t> value_counts(const model::Fabric& fabric) {
+  const auto count = [](const std::vector<model::CounterSample>& samples) {
+    std::size_t values = 0;
+    for (const auto& sample : samples) {
+      values += sample.values.size();
+    }
+    return values;
+  };
+  std::pair<std::size_t, std::size_t> out;
+  for (const auto& host : fabric.hosts) {
+    for (const auto& nic : host.nics) {
+      out.first += count(nic.samples);
+    }
+  }
+  for (const auto& sw : fabric.switches) {
+    for (const auto& port : sw.ports) {
+      out.second += count(port.samples);
     }
   }
   return out;
@@ -282,35 +332,35 @@ model::Fabric without_qos_config(model::Fabric fabric) {
   return fabric;
 }
 
-// diagnose --prometheus fetches only the per-priority stats probes_read_priority accepts: every
-// probe must answer the same without the others, with and without a QoS configuration.
+// diagnose --prometheus fetches only the per-priority stats probes_read_priority accepts, and
+// the switches' PFC where probes_read_switch_pfc_priority does: every probe must answer the
+// same without the others, with and without a QoS configuration.
 TEST(PriorityReads, EveryProbeAnswersTheSameWithoutThePrioritiesItDoesNotRead) {
   const int roce = probes::ProbeOptions{}.roce_priority;
   const auto read = [roce](const std::string& name, int priority) {
     return probes::probes_read_priority(name, priority, roce);
   };
   ASSERT_FALSE(world().fixtures.empty());
-  std::size_t dropped_somewhere = 0;
+  std::size_t nic_dropped = 0;
+  std::size_t switch_dropped = 0;
   for (const auto& fixture : world().fixtures) {
     for (const model::Fabric& variant : {fixture.full, without_qos_config(fixture.full)}) {
-      const model::Fabric narrowed = keeping_priorities(variant, read);
+      const model::Fabric narrowed = keeping_switch_pfc(
+          keeping_priorities(variant, read),
+          [roce](int priority) { return probes::probes_read_switch_pfc_priority(priority, roce); });
       for (const auto& probe : world().registry.all()) {
         EXPECT_EQ(run(*probe, narrowed), run(*probe, variant))
             << probe->id() << " on " << fixture.name
             << " reads a per-priority counter probes_read_priority says it does not";
       }
-      for (std::size_t h = 0; h < variant.hosts.size(); ++h) {
-        for (std::size_t n = 0; n < variant.hosts[h].nics.size(); ++n) {
-          const auto& before = variant.hosts[h].nics[n].samples;
-          const auto& after = narrowed.hosts[h].nics[n].samples;
-          for (std::size_t s = 0; s < before.size(); ++s) {
-            dropped_somewhere += before[s].values.size() - after[s].values.size();
-          }
-        }
-      }
+      const auto [nics_before, switches_before] = value_counts(variant);
+      const auto [nics_after, switches_after] = value_counts(narrowed);
+      nic_dropped += nics_before - nics_after;
+      switch_dropped += switches_before - switches_after;
     }
   }
-  EXPECT_GT(dropped_somewhere, 0u) << "no fixture has per-priority counters to leave out";
+  EXPECT_GT(nic_dropped, 0u) << "no fixture has NIC per-priority counters to leave out";
+  EXPECT_GT(switch_dropped, 0u) << "no fixture has switch PFC counters to leave out";
 }
 
 // The every-priority counters are needed: a NIC that pauses on priority 5 alone (PFC on the
