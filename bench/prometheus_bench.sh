@@ -16,8 +16,9 @@
 # Everything is kept in WORK_DIR while a stamp says it was made with the same settings.
 #
 #   env: FAULT (pfc-storm) RUNS (3) ETHTOOL (used: only the ethtool stats model/counters.tsv
-#        names, what netdoctor asks for; all: every stat the simulator's NICs have, ~2.2x the
-#        series) SIZES ("512 4096") BATCH (hosts per query; netdoctor's default)
+#        names, on every priority, of which netdoctor asks for the priorities its probes read;
+#        all: every stat the simulator's NICs have, ~2.2x the series) SIZES ("512 4096") BATCH
+#        (hosts per query; netdoctor's default)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
