@@ -138,8 +138,10 @@ Result<Bundle> bundle_from_prometheus(const PrometheusArgs& args, Context& conte
           table->counter_names(model::CounterSource::Ethtool, [roce](const model::MetricKey& key) {
             return key.index < 0 || probes::probes_read_priority(key.name, key.index, roce);
           });
-      // The switches' PFC: the probes read it on the RoCE priority alone.
+      // The switches' PFC: the probes read it on the RoCE priority alone; of their queue
+      // counters, those the probes read.
       request.switch_pfc_priority = roce;
+      request.switch_queue_wanted = probes::probes_read_switch_queue_metric;
     } else {
       request.ethtool_stats = table->counter_names(model::CounterSource::Ethtool);
     }

@@ -14,4 +14,9 @@ bool probes_read_switch_pfc_priority(int priority, int roce_priority) {
   return priority == roce_priority;
 }
 
+bool probes_read_switch_queue_metric(std::string_view name) {
+  return std::find(k_switch_queue_metrics_read.begin(), k_switch_queue_metrics_read.end(), name) !=
+         k_switch_queue_metrics_read.end();
+}
+
 }  // namespace netdoctor::probes

@@ -24,4 +24,11 @@ bool probes_read_priority(std::string_view name, int priority, int roce_priority
 // port receives and sends on the RoCE priority, and nothing reads the others.
 bool probes_read_switch_pfc_priority(int priority, int roce_priority);
 
+// The switch queue counters a probe reads: drops-buffers the dropped and sent packets of each
+// queue, switch-topology the bytes sent (where the port has no rate gauge). Nothing reads the
+// dropped bytes.
+inline constexpr std::array<std::string_view, 3> k_switch_queue_metrics_read = {
+    metric::k_sw_queue_tx_packets, metric::k_sw_queue_tx_bytes, metric::k_sw_queue_drop_packets};
+bool probes_read_switch_queue_metric(std::string_view name);
+
 }  // namespace netdoctor::probes

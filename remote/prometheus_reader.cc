@@ -60,11 +60,12 @@ class Reader {
   // the PFC series of that priority apart from the rest.
   std::string switch_query(const std::string& machines) const {
     const std::string& extra = m_request.selector;
+    const std::string without_pfc = switch_query_pattern_without_pfc(m_request.switch_queue_wanted);
     if (!m_request.switch_pfc_priority) {
-      return selector_of(switch_query_pattern(), machines, extra);
+      return selector_of(without_pfc + "|" + switch_pfc_pattern(), machines, extra);
     }
     return fmt::format(
-        "{} or {}", selector_of(switch_query_pattern_without_pfc(), machines, extra),
+        "{} or {}", selector_of(without_pfc, machines, extra),
         selector_of(switch_pfc_pattern(),
                     fmt::format("{},priority=\"{}\"", machines, *m_request.switch_pfc_priority),
                     extra));

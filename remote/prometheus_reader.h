@@ -14,9 +14,11 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/bundle.h"
@@ -38,6 +40,8 @@ struct PrometheusRequest {
   std::vector<std::string> ethtool_stats;
   // The one priority of the switches' per-priority PFC series to ask for; unset: every priority.
   std::optional<int> switch_pfc_priority;
+  // Which switch queue series to ask for, by the model metric each becomes; empty: all of them.
+  std::function<bool(std::string_view)> switch_queue_wanted;
   std::size_t machines_per_query = 128;
   std::size_t queries_in_flight = 2;
 };

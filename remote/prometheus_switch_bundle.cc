@@ -43,6 +43,11 @@ constexpr std::array<std::pair<std::string_view, QueueField>, 4> k_queues = {{
     {"sonic_queue_dropped_bytes_total", QueueField::DroppedBytes},
 }};
 
+// The model metric each queue field becomes once `show queue counters` is read
+// (model/switch_counters.cc).
+constexpr std::array<std::string_view, at(QueueField::Count)> k_queue_metrics = {
+    "queue_tx_packets", "queue_tx_bytes", "queue_drop_packets", "queue_drop_bytes"};
+
 // No exporter found exports PFC per priority; these are netdoctor's own (docs/prometheus.md).
 constexpr std::string_view k_pfc_rx = "netdoctor_switch_pfc_rx_frames_total";
 constexpr std::string_view k_pfc_tx = "netdoctor_switch_pfc_tx_frames_total";
@@ -81,13 +86,16 @@ bool is_switch_metric(std::string_view name) {
          name == k_sonic_lldp;
 }
 
-std::string switch_query_pattern_without_pfc() {
+std::string switch_query_pattern_without_pfc(
+    const std::function<bool(std::string_view)>& queue_wanted) {
   std::vector<std::string_view> names;
   for (const auto& [name, field] : k_if_mib) {
     names.push_back(name);
   }
   for (const auto& [name, field] : k_queues) {
-    names.push_back(name);
+    if (!queue_wanted || queue_wanted(k_queue_metrics[at(field)])) {
+      names.push_back(name);
+    }
   }
   names.push_back(k_sonic_lldp);
   return fmt::format("{}", fmt::join(names, "|"));

@@ -34,7 +34,10 @@ std::string switch_query_pattern();
 // The same without the per-priority PFC series, and those alone: a query that wants one
 // priority's PFC asks for the two apart (a priority matcher on every switch series would match
 // the empty value, which Prometheus answers by walking every series holding the label).
-std::string switch_query_pattern_without_pfc();
+// `queue_wanted`, when given, picks the queue series by the model metric each becomes
+// (queue_tx_packets, queue_tx_bytes, queue_drop_packets, queue_drop_bytes).
+std::string switch_query_pattern_without_pfc(
+    const std::function<bool(std::string_view)>& queue_wanted = {});
 std::string switch_pfc_pattern();
 
 class SwitchBundle {

@@ -264,18 +264,21 @@ void erase_values(model::CounterSample& sample,
   }
 }
 
-// A copy of `fabric` whose switch ports keep only the PFC counters of the priorities `keep`
-// accepts (their queue counters, also indexed, stay).
-model::Fabric keeping_switch_pfc(const model::Fabric& fabric,
-                                 const std::function<bool(int)>& keep) {
+// A copy of `fabric` whose switch ports keep only the PFC counters of the priorities
+// `keep_priority` accepts and the queue counters `keep_queue` accepts (by metric name).
+model::Fabric keeping_switch_reads(const model::Fabric& fabric,
+                                   const std::function<bool(int)>& keep_priority,
+                                   const std::function<bool(const std::string&)>& keep_queue) {
   model::Fabric out = fabric;
   for (auto& sw : out.switches) {
     for (auto& port : sw.ports) {
       for (auto& sample : port.samples) {
-        erase_values(sample, [&keep](const model::MetricKey& key) {
-          return (key.name == probes::metric::k_sw_pfc_rx_pause_frames ||
-                  key.name == probes::metric::k_sw_pfc_tx_pause_frames) &&
-                 key.index >= 0 && !keep(key.index);
+        erase_values(sample, [&](const model::MetricKey& key) {
+          if (key.name == probes::metric::k_sw_pfc_rx_pause_frames ||
+              key.name == probes::metric::k_sw_pfc_tx_pause_frames) {
+            return key.index >= 0 && !keep_priority(key.index);
+          }
+          return key.name.rfind("queue_", 0) == 0 && !keep_queue(key.name);
         });
       }
     }
@@ -332,9 +335,10 @@ model::Fabric without_qos_config(model::Fabric fabric) {
   return fabric;
 }
 
-// diagnose --prometheus fetches only the per-priority stats probes_read_priority accepts, and
-// the switches' PFC where probes_read_switch_pfc_priority does: every probe must answer the
-// same without the others, with and without a QoS configuration.
+// diagnose --prometheus fetches only the per-priority stats probes_read_priority accepts, the
+// switches' PFC where probes_read_switch_pfc_priority does and their queue counters
+// probes_read_switch_queue_metric names: every probe must answer the same without the others,
+// with and without a QoS configuration.
 TEST(PriorityReads, EveryProbeAnswersTheSameWithoutThePrioritiesItDoesNotRead) {
   const int roce = probes::ProbeOptions{}.roce_priority;
   const auto read = [roce](const std::string& name, int priority) {
@@ -345,13 +349,14 @@ TEST(PriorityReads, EveryProbeAnswersTheSameWithoutThePrioritiesItDoesNotRead) {
   std::size_t switch_dropped = 0;
   for (const auto& fixture : world().fixtures) {
     for (const model::Fabric& variant : {fixture.full, without_qos_config(fixture.full)}) {
-      const model::Fabric narrowed = keeping_switch_pfc(
+      const model::Fabric narrowed = keeping_switch_reads(
           keeping_priorities(variant, read),
-          [roce](int priority) { return probes::probes_read_switch_pfc_priority(priority, roce); });
+          [roce](int priority) { return probes::probes_read_switch_pfc_priority(priority, roce); },
+          [](const std::string& name) { return probes::probes_read_switch_queue_metric(name); });
       for (const auto& probe : world().registry.all()) {
         EXPECT_EQ(run(*probe, narrowed), run(*probe, variant))
             << probe->id() << " on " << fixture.name
-            << " reads a per-priority counter probes_read_priority says it does not";
+            << " reads a counter probes/priority_reads.h says no probe reads";
       }
       const auto [nics_before, switches_before] = value_counts(variant);
       const auto [nics_after, switches_after] = value_counts(narrowed);

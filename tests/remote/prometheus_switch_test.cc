@@ -8,6 +8,7 @@
 #include "model/loader.h"
 #include "remote/prometheus_bundle.h"
 #include "remote/prometheus_reader.h"
+#include "remote/prometheus_switch_bundle.h"
 #include "tests/remote/fake_prometheus.h"
 
 namespace netdoctor::remote {
@@ -133,6 +134,20 @@ std::vector<PromSeries> leaf_and_host() {
               {"remote_port_desc", "etp1"}},
              {{100.0, 1.0}, {130.0, 1.0}}),
   };
+}
+
+TEST(PrometheusSwitchTest, TheQueryPatternAsksForTheWantedQueueSeriesAndPfcApart) {
+  const std::string all = switch_query_pattern();
+  EXPECT_NE(all.find("sonic_queue_dropped_bytes_total"), std::string::npos);
+  EXPECT_NE(all.find("netdoctor_switch_pfc_rx_frames_total"), std::string::npos);
+  const std::string some = switch_query_pattern_without_pfc(
+      [](std::string_view metric) { return metric != "queue_drop_bytes"; });
+  EXPECT_EQ(some.find("sonic_queue_dropped_bytes_total"), std::string::npos) << some;
+  EXPECT_NE(some.find("sonic_queue_dropped_packets_total"), std::string::npos) << some;
+  EXPECT_NE(some.find("ifHCInOctets"), std::string::npos) << some;
+  EXPECT_EQ(some.find("netdoctor_switch_pfc"), std::string::npos) << some;
+  EXPECT_EQ(switch_pfc_pattern(),
+            "netdoctor_switch_pfc_rx_frames_total|netdoctor_switch_pfc_tx_frames_total");
 }
 
 TEST(PrometheusSwitchTest, IfMibPfcQueueAndLldpSeriesBecomeTheSwitchModel) {
