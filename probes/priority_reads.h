@@ -1,6 +1,7 @@
-// Which per-priority NIC and switch counters the probes read, so that a remote source (diagnose
-// --prometheus) fetches only those: on a ConnectX or Broadcom port the per-priority ethtool
-// stats are most of its series, and all but a few are read on the RoCE priority alone.
+// Which per-priority and per-queue counters of NICs and switches the probes read, so that a
+// remote source (diagnose --prometheus) fetches only those: on a ConnectX or Broadcom port the
+// per-priority ethtool stats are most of its series, and all but a few are read on the RoCE
+// priority alone.
 #pragma once
 
 #include <array>
