@@ -9,27 +9,23 @@
 #include <fstream>
 #include <map>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "engine/pipeline.h"
 #include "engine/render.h"
 #include "tests/fabrics/sim_bundle.h"
+#include "tests/fabrics/sim_diagnosis.h"
+#include "tests/support/test_paths.h"
 
 namespace netdoctor::engine {
 namespace {
 
 namespace fs = std::filesystem;
+using netdoctor::testing::diagnose_sim;
+using netdoctor::testing::read_text;
 using netdoctor::testing::SimBundle;
 using netdoctor::testing::simulate;
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // "name: 123" lines of `ethtool -S` and the single number of a sysfs counter file ("" as name).
 const std::regex& counter_line() {
@@ -49,11 +45,11 @@ std::map<std::string, unsigned long long> counters_of(const std::string& text) {
 // Every later sample of the file reads its value minus the one of sample `cleared - 1`: the
 // counters were zeroed just after that sample.
 int clear_file(const std::vector<fs::path>& samples, std::size_t cleared, const fs::path& rel) {
-  const auto before = counters_of(read_text(samples[cleared - 1] / rel));
+  const auto before = counters_of(read_text((samples[cleared - 1] / rel).string()));
   int rewritten = 0;
   for (std::size_t s = cleared; s < samples.size(); ++s) {
     const fs::path path = samples[s] / rel;
-    const std::string text = read_text(path);
+    const std::string text = read_text(path.string());
     std::string out;
     std::size_t last = 0;
     for (auto it = std::sregex_iterator(text.begin(), text.end(), counter_line());
@@ -119,12 +115,6 @@ Culprit culprit_of(const SimBundle& bundle) {
     }
   }
   return culprit;
-}
-
-Result<Diagnosis> diagnose_sim(const SimBundle& bundle) {
-  DiagnoseOptions options;
-  options.symptom = bundle.expected.at("symptom").get<std::string>();
-  return diagnose_bundle(bundle.path, options);
 }
 
 std::string probe_reason(const Diagnosis& diagnosis, const std::string& id) {

@@ -13,18 +13,14 @@
 #include "engine/pipeline.h"
 #include "engine/render.h"
 #include "tests/fabrics/sim_bundle.h"
+#include "tests/fabrics/sim_diagnosis.h"
 
 namespace netdoctor::engine {
 namespace {
 
+using netdoctor::testing::diagnose_sim;
 using netdoctor::testing::SimBundle;
 using netdoctor::testing::simulate;
-
-Result<Diagnosis> diagnose_sim(const SimBundle& bundle) {
-  DiagnoseOptions options;
-  options.symptom = bundle.expected.at("symptom").get<std::string>();
-  return diagnose_bundle(bundle.path, options);
-}
 
 struct OnsetCase {
   std::string name;
