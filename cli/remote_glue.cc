@@ -134,14 +134,33 @@ Result<Bundle> bundle_from_prometheus(const PrometheusArgs& args, Context& conte
   if (auto table = model::CounterTable::builtin(); table.ok()) {
     if (args.roce_priority && args.save_bundle.empty()) {
       const int roce = *args.roce_priority;
-      request.ethtool_stats =
-          table->counter_names(model::CounterSource::Ethtool, [roce](const model::MetricKey& key) {
-            return key.index < 0 || probes::probes_read_priority(key.name, key.index, roce);
-          });
+      // A counter is asked for when it becomes a metric some probe reads (on that priority).
+      const auto read = [roce](const model::MetricKey& key) {
+        return probes::probes_read_nic_metric(key.name) &&
+               (key.index < 0 || probes::probes_read_priority(key.name, key.index, roce));
+      };
+      request.ethtool_stats = table->counter_names(model::CounterSource::Ethtool, read);
+      std::set<std::string, std::less<>> files;
+      for (const auto& [counters, dir] :
+           {std::pair{model::CounterSource::IbCounters, "counters/"},
+            std::pair{model::CounterSource::HwCounters, "hw_counters/"},
+            std::pair{model::CounterSource::NetdevStats, "statistics/"}}) {
+        for (const auto& counter : table->counter_names(counters, read)) {
+          files.insert(dir + counter);
+        }
+      }
+      request.sysfs_counter_wanted = [files = std::move(files)](std::string_view file) {
+        return files.count(file) != 0;
+      };
       // The switches' PFC: the probes read it on the RoCE priority alone; of their queue
       // counters, those the probes read.
       request.switch_pfc_priority = roce;
       request.switch_queue_wanted = probes::probes_read_switch_queue_metric;
+      // Their queues' traffic only for the switches whose drops or missing rates want it.
+      request.queue_traffic_rule = [](const std::vector<std::vector<double>>& drops, bool rate) {
+        const probes::QueueTrafficReads read = probes::probes_read_queue_traffic(drops, rate);
+        return remote::QueueTrafficWanted{read.packets, read.bytes};
+      };
     } else {
       request.ethtool_stats = table->counter_names(model::CounterSource::Ethtool);
     }

@@ -25,6 +25,7 @@
 
 #include "probes/fleet_probe.h"
 #include "probes/ib_links.h"
+#include "probes/metric_names.h"
 
 namespace netdoctor::probes {
 namespace {
@@ -39,15 +40,16 @@ struct Counter {
   const char* name;
   double maximum;
 };
-constexpr Counter k_symbol{"ib_symbol_errors", "SymbolErrorCounter", 65535.0};
-constexpr Counter k_recovery{"ib_link_error_recovery", "LinkErrorRecoveryCounter", 255.0};
-constexpr Counter k_downed{"ib_link_downed", "LinkDownedCounter", 255.0};
-constexpr Counter k_remote{"ib_rcv_remote_physical_errors", "PortRcvRemotePhysicalErrors", 65535.0};
+constexpr Counter k_symbol{metric::k_ib_symbol_errors, "SymbolErrorCounter", 65535.0};
+constexpr Counter k_recovery{metric::k_ib_link_error_recovery, "LinkErrorRecoveryCounter", 255.0};
+constexpr Counter k_downed{metric::k_ib_link_downed, "LinkDownedCounter", 255.0};
+constexpr Counter k_remote{metric::k_ib_rcv_remote_physical_errors, "PortRcvRemotePhysicalErrors",
+                           65535.0};
 // Damage received on the port's own cable, besides symbol errors.
 constexpr Counter k_receive[] = {
-    {"ib_rcv_errors", "PortRcvErrors", 65535.0},
-    {"ib_local_link_integrity_errors", "LocalLinkIntegrityErrors", 15.0},
-    {"ib_excessive_buffer_overrun", "ExcessiveBufferOverrunErrors", 15.0}};
+    {metric::k_ib_rcv_errors, "PortRcvErrors", 65535.0},
+    {metric::k_ib_local_link_integrity_errors, "LocalLinkIntegrityErrors", 15.0},
+    {metric::k_ib_excessive_buffer_overrun, "ExcessiveBufferOverrunErrors", 15.0}};
 
 struct PortErrors {
   IbEnd end;

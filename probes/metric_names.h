@@ -28,6 +28,11 @@ inline constexpr const char* k_link_down_events = "link_down_events";
 // counters, generic netdev statistics).
 inline constexpr const char* k_ib_symbol_errors = "ib_symbol_errors";
 inline constexpr const char* k_ib_link_downed = "ib_link_downed";
+inline constexpr const char* k_ib_link_error_recovery = "ib_link_error_recovery";
+inline constexpr const char* k_ib_rcv_remote_physical_errors = "ib_rcv_remote_physical_errors";
+inline constexpr const char* k_ib_rcv_errors = "ib_rcv_errors";
+inline constexpr const char* k_ib_local_link_integrity_errors = "ib_local_link_integrity_errors";
+inline constexpr const char* k_ib_excessive_buffer_overrun = "ib_excessive_buffer_overrun";
 inline constexpr const char* k_netdev_rx_crc_errors = "netdev_rx_crc_errors";
 inline constexpr const char* k_rx_bits = "rx_bits";
 

@@ -6,10 +6,18 @@
 
 #include <array>
 #include <string_view>
+#include <vector>
 
 #include "probes/metric_names.h"
 
 namespace netdoctor::probes {
+
+// The NIC metrics (model/counters.tsv's canonical names, without their priority) some probe
+// reads, or the fabric picture's cells (report/map_metrics.cc): a remote source fetches only the
+// counters that become one of them (of a ConnectX port's mapped counters, about half become
+// none). tests/fabrics/reads_test.cc checks on every fixture that the probes answer the same
+// without the others.
+bool probes_read_nic_metric(std::string_view metric);
 
 // The per-priority counters some probe reads on every priority: without a QoS configuration
 // (Prometheus has none) qos-config infers where PFC is on from the pause frames on any priority.
@@ -31,5 +39,22 @@ bool probes_read_switch_pfc_priority(int priority, int roce_priority);
 inline constexpr std::array<std::string_view, 3> k_switch_queue_metrics_read = {
     metric::k_sw_queue_tx_packets, metric::k_sw_queue_tx_bytes, metric::k_sw_queue_drop_packets};
 bool probes_read_switch_queue_metric(std::string_view name);
+
+// Of those, the traffic a queue sent is read on a port only where its other counters leave a
+// probe needing it, so that a remote source may fetch it afterwards for the ports that do (at
+// 4,096 hosts the switches' queue series are a third of what diagnose --prometheus reads):
+// - drops-buffers reads a queue's sent packets only as the share of its traffic a port dropped,
+//   so a port none of whose queues dropped needs none of them. `drops` holds each queue's
+//   dropped-packet counter over the samples in time order; a counter that held one value over
+//   two or more samples, or read 0 in its only one, dropped nothing a probe can see.
+// - switch-topology reads the bytes a port's queues sent only for a port without a sending rate
+//   of its own (`port_has_rate`: TX_BPS or TX_UTIL in some sample).
+// tests/fabrics/reads_test.cc checks it on every fixture as for the priorities.
+struct QueueTrafficReads {
+  bool packets = false;  // queue_tx_packets
+  bool bytes = false;    // queue_tx_bytes
+};
+QueueTrafficReads probes_read_queue_traffic(const std::vector<std::vector<double>>& drops,
+                                            bool port_has_rate);
 
 }  // namespace netdoctor::probes

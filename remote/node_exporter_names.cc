@@ -256,9 +256,18 @@ std::optional<std::string> ethtool_metric_from_stat(std::string_view stat) {
   return std::string(k_ethtool_prefix) + join(words, "_");
 }
 
-std::vector<std::string> sysfs_metric_names() {
+bool is_sysfs_counter_file(std::string_view file) {
+  return starts_with(file, "counters/") || starts_with(file, "hw_counters/") ||
+         starts_with(file, "statistics/");
+}
+
+std::vector<std::string> sysfs_metric_names(
+    const std::function<bool(std::string_view file)>& counter_wanted) {
   std::vector<std::string> out;
   for (const auto& row : k_value_files) {
+    if (counter_wanted && is_sysfs_counter_file(row.file) && !counter_wanted(row.file)) {
+      continue;
+    }
     out.push_back(std::string(row.scope == Scope::Netdev ? k_network_prefix : k_ib_prefix) +
                   std::string(row.suffix));
   }

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "base/archive_tree.h"
@@ -33,13 +35,26 @@ std::string selector_of(const std::string& names, const std::string& matchers,
 }
 
 struct Batch {
+  Batch(std::string query, std::vector<std::string> selected, bool of_hosts,
+        bool skip_labelled = false, std::string asked_for = {})
+      : promql(std::move(query)),
+        values(std::move(selected)),
+        hosts(of_hosts),
+        skip_switch_labelled(skip_labelled),
+        what(std::move(asked_for)) {}
+
   std::string promql;
   std::vector<std::string> values;  // the label values it asks for, named in its problems
   bool hosts = true;                // host batch (laid out and freed) or switch batch
   // Series with a switch label came with the switch groups: a switch="" matcher would select
   // them out, but Prometheus answers it by walking every series it holds.
   bool skip_switch_labelled = false;
+  std::string what;  // what it asks for, when not all of its machines' series
 };
+
+// The model metrics of the queue traffic series a queue_traffic_rule asks for apart.
+constexpr std::array<std::string_view, 2> k_queue_traffic_metrics = {"queue_tx_packets",
+                                                                     "queue_tx_bytes"};
 
 class Reader {
  public:
@@ -56,11 +71,21 @@ class Reader {
     m_layout.source = "prometheus " + m_shown;
   }
 
+  // Whether the switch groups ask for the queue series that becomes model metric `name`.
+  bool switch_groups_want(std::string_view name) const {
+    if (m_request.switch_queue_wanted && !m_request.switch_queue_wanted(name)) {
+      return false;
+    }
+    return !m_request.queue_traffic_rule ||
+           (name != k_queue_traffic_metrics[0] && name != k_queue_traffic_metrics[1]);
+  }
+
   // The switch series of the machines `machines` selects; with one PFC priority asked for,
   // the PFC series of that priority apart from the rest.
   std::string switch_query(const std::string& machines) const {
     const std::string& extra = m_request.selector;
-    const std::string without_pfc = switch_query_pattern_without_pfc(m_request.switch_queue_wanted);
+    const std::string without_pfc = switch_query_pattern_without_pfc(
+        [this](std::string_view name) { return switch_groups_want(name); });
     if (!m_request.switch_pfc_priority) {
       return selector_of(without_pfc + "|" + switch_pfc_pattern(), machines, extra);
     }
@@ -73,7 +98,8 @@ class Reader {
 
   Result<PrometheusRead> run() {
     const std::string extra = m_request.selector;
-    const std::string host_names = host_metric_pattern(m_request.ethtool_stats);
+    const std::string host_names =
+        host_metric_pattern(m_request.ethtool_stats, m_request.sysfs_counter_wanted);
     const std::string switch_names = switch_query_pattern();
     const std::string no_switch_label = m_layout.switch_label + "=\"\"";
     // 1. The machines.
@@ -130,13 +156,19 @@ class Reader {
     }
     std::vector<Batch> batches;
     const std::size_t size = m_request.machines_per_query;
+    for (const auto& value : values[1]) {
+      m_switch_selected_by[value].push_back(SwitchValue{value, false});
+    }
+    for (const auto& value : values[2]) {
+      m_switch_selected_by[host_from_instance(value)].push_back(SwitchValue{value, true});
+    }
     for (auto& group : group_values(values[1], size)) {
-      batches.push_back({switch_query(exact_values_matcher(m_layout.switch_label, group)),
-                         std::move(group), false});
+      batches.emplace_back(switch_query(exact_values_matcher(m_layout.switch_label, group)),
+                           std::move(group), false);
     }
     for (auto& group : group_values(values[2], size)) {
-      batches.push_back({switch_query(exact_values_matcher(m_request.host_label, group)),
-                         std::move(group), false, true});
+      batches.emplace_back(switch_query(exact_values_matcher(m_request.host_label, group)),
+                           std::move(group), false, true);
     }
     for (auto& group : group_values(switch_host_values, size)) {
       batches.push_back(
@@ -150,23 +182,33 @@ class Reader {
            std::move(group), true});
     }
     // 3. Fetched ahead on a thread of its own, at most queries_in_flight at a time; each answer
-    // laid out and freed in turn.
+    // laid out and freed in turn. The switches' queue traffic, when asked for apart, comes
+    // between the switch groups and the host groups: what a switch wants depends on the rest of
+    // its series.
+    std::size_t failed = 0;
+    {
+      PipelinedFetch fetch = fetch_batches(batches, 0, switch_batches);
+      failed += read_batches(fetch, batches, 0, switch_batches, batches.size(), first_error);
+    }
+    // The queue traffic and the host groups in one pipeline: the server computes the first host
+    // answers while the switches are laid out and loaded.
+    std::vector<Batch> traffic;
+    if (m_request.queue_traffic_rule) {
+      traffic = queue_traffic_batches();
+    }
     std::vector<HttpRequest> requests;
-    for (const auto& batch : batches) {
+    for (const auto& batch : traffic) {
       requests.push_back(range_request(batch.promql));
     }
+    for (std::size_t i = switch_batches; i < batches.size(); ++i) {
+      requests.push_back(range_request(batches[i].promql));
+    }
     PipelinedFetch fetch(m_client, std::move(requests), m_request.queries_in_flight);
-    for (std::size_t i = 0; i < batches.size(); ++i) {
-      if (i == switch_batches) {
-        finish_switches();
-      }
-      read_batch(batches[i], i + 1, batches.size(), fetch.next(), first_error);
-    }
-    if (switch_batches == batches.size()) {
-      finish_switches();
-    }
-    m_read.stats.queries += batches.size();
-    if (m_read.stats.failed_batches == batches.size() && first_error) {
+    read_batches(fetch, traffic, 0, traffic.size(), traffic.size(), first_error);
+    finish_switches();
+    failed +=
+        read_batches(fetch, batches, switch_batches, batches.size(), batches.size(), first_error);
+    if (failed == batches.size() && first_error) {
       return *first_error;
     }
     finish();
@@ -174,6 +216,78 @@ class Reader {
   }
 
  private:
+  // How a switch was selected: by its switch label's value, else its host label's.
+  struct SwitchValue {
+    std::string value;
+    bool by_host_label = false;
+  };
+
+  // A fetch of batches[first, end).
+  PipelinedFetch fetch_batches(const std::vector<Batch>& batches, std::size_t first,
+                               std::size_t end) {
+    std::vector<HttpRequest> requests;
+    for (std::size_t i = first; i < end; ++i) {
+      requests.push_back(range_request(batches[i].promql));
+    }
+    return PipelinedFetch(m_client, std::move(requests), m_request.queries_in_flight);
+  }
+
+  // Reads batches[first, end) (numbered among `count`) from `fetch`'s next answers; the number
+  // that failed.
+  std::size_t read_batches(PipelinedFetch& fetch, const std::vector<Batch>& batches,
+                           std::size_t first, std::size_t end, std::size_t count,
+                           std::optional<Error>& first_error) {
+    const std::size_t failed_before = m_read.stats.failed_batches;
+    for (std::size_t i = first; i < end; ++i) {
+      read_batch(batches[i], i + 1, count, fetch.next(), first_error);
+    }
+    m_read.stats.queries += end - first;
+    return m_read.stats.failed_batches - failed_before;
+  }
+
+  // The queries for the queue traffic the switches want (queue_traffic_rule): per group of
+  // switches, their sent packets, their sent bytes, or both.
+  std::vector<Batch> queue_traffic_batches() const {
+    const QueueTrafficSwitches wanted =
+        m_switch_bundle.queue_traffic_wanted(m_request.queue_traffic_rule);
+    const std::set<std::string> packets(wanted.packets.begin(), wanted.packets.end());
+    const std::set<std::string> bytes(wanted.bytes.begin(), wanted.bytes.end());
+    // (names asked for, selected by host label) -> the label values
+    std::map<std::pair<std::string, bool>, std::vector<std::string>> groups;
+    std::set<std::string> all = packets;
+    all.insert(bytes.begin(), bytes.end());
+    for (const std::string& sw : all) {
+      const auto selected = m_switch_selected_by.find(sw);
+      if (selected == m_switch_selected_by.end()) {
+        continue;
+      }
+      std::vector<std::string_view> metrics;
+      if (packets.count(sw) != 0) {
+        metrics.push_back(k_queue_traffic_metrics[0]);
+      }
+      if (bytes.count(sw) != 0) {
+        metrics.push_back(k_queue_traffic_metrics[1]);
+      }
+      const std::string names = switch_queue_pattern([&metrics](std::string_view name) {
+        return std::find(metrics.begin(), metrics.end(), name) != metrics.end();
+      });
+      // Its series may come by either label (IF-MIB by the switch's, queues by its instance).
+      for (const SwitchValue& by : selected->second) {
+        groups[{names, by.by_host_label}].push_back(by.value);
+      }
+    }
+    std::vector<Batch> out;
+    for (auto& [key, values] : groups) {
+      const auto& [names, by_host_label] = key;
+      const std::string& label = by_host_label ? m_request.host_label : m_layout.switch_label;
+      for (auto& group : group_values(values, m_request.machines_per_query)) {
+        out.emplace_back(selector_of(names, exact_values_matcher(label, group), m_request.selector),
+                         std::move(group), false, by_host_label, "queue traffic");
+      }
+    }
+    return out;
+  }
+
   HttpRequest get(std::string url) const {
     HttpRequest one;
     one.url = std::move(url);
@@ -224,8 +338,8 @@ class Reader {
   void read_batch(const Batch& batch, std::size_t number, std::size_t count,
                   const HttpOutcome& outcome, std::optional<Error>& first_error) {
     const std::string what =
-        fmt::format("batch {} of {} ({} {})", number, count, batch.hosts ? "hosts" : "switches",
-                    name_some(batch.values));
+        fmt::format("{}batch {} of {} ({} {})", batch.what.empty() ? "" : batch.what + " ", number,
+                    count, batch.hosts ? "hosts" : "switches", name_some(batch.values));
     HostBundle hosts(m_layout.source, m_left_out);
     std::set<std::string> seen;
     std::size_t series_read = 0;
@@ -252,8 +366,11 @@ class Reader {
     if (!warnings.ok()) {
       Error error = warnings.error();
       error.context = m_shown;
-      error.message = fmt::format("{} failed: {}; {} not in the diagnosis", what, error.message,
-                                  batch.hosts ? "these hosts are" : "these switches' ports are");
+      error.message =
+          fmt::format("{} failed: {}; {} not in the diagnosis", what, error.message,
+                      batch.hosts ? "these hosts are"
+                                  : (batch.what.empty() ? "these switches' ports are"
+                                                        : "these switches' " + batch.what + " is"));
       first_error = first_error.value_or(error);
       m_read.problems.push_back(std::move(error));
       ++m_read.stats.failed_batches;
@@ -357,6 +474,9 @@ class Reader {
   double m_start;
   PromLayoutOptions m_layout;
   std::set<std::string> m_switches;
+  // switch -> how its groups select it: by the switch label (snmp_exporter), by the host label
+  // (an exporter on the switch), or both
+  std::map<std::string, std::vector<SwitchValue>> m_switch_selected_by;
   LeftOut m_left_out;
   std::size_t m_unnamed = 0;
   std::size_t m_late_switch_series = 0;
@@ -367,8 +487,10 @@ class Reader {
 
 }  // namespace
 
-std::string host_metric_pattern(const std::vector<std::string>& ethtool_stats) {
-  std::vector<std::string> names = sysfs_metric_names();
+std::string host_metric_pattern(
+    const std::vector<std::string>& ethtool_stats,
+    const std::function<bool(std::string_view file)>& sysfs_counter_wanted) {
+  std::vector<std::string> names = sysfs_metric_names(sysfs_counter_wanted);
   names.emplace_back("node_ethtool_info");
   if (ethtool_stats.empty()) {
     names.emplace_back("node_ethtool_.+");

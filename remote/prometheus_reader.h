@@ -2,9 +2,10 @@
 // (remote/prometheus_bundle.h) that the usual loader reads:
 //   1. the machines: the host label's values over the host series, and the switches' names
 //      (their `switch` label, else their host label) over the switch series (label values API);
-//   2. one range query per group of at most `machines_per_query` of them (host groups, then
-//      switch groups), never one per host, switch or port, at most `queries_in_flight` at a time,
-//      each asking only for the names netdoctor reads;
+//   2. one range query per group of at most `machines_per_query` of them (switch groups, then
+//      host groups), never one per host, switch or port, at most `queries_in_flight` at a time,
+//      each asking only for the names netdoctor reads; with a queue_traffic_rule, the queues'
+//      traffic series after the switch groups, for the switches that want them;
 //   3. each answer read as it streams (never as one JSON document), its hosts laid out as bundle
 //      files into a compact tree, and freed before the next group.
 // A batch that fails (timeout, HTTP error, refusal, answer over the size limit), warns, or leaves
@@ -25,6 +26,7 @@
 #include "base/file_tree.h"
 #include "base/result.h"
 #include "remote/http_client.h"
+#include "remote/prometheus_switch_bundle.h"
 
 namespace netdoctor::remote {
 
@@ -38,10 +40,17 @@ struct PrometheusRequest {
   std::chrono::milliseconds timeout{30'000};  // each query
   // The `ethtool -S` stats to ask for (model/counters.tsv's); empty: every node_ethtool_ series.
   std::vector<std::string> ethtool_stats;
+  // Which sysfs counter files ("counters/port_rcv_data", "hw_counters/np_cnp_sent",
+  // "statistics/rx_bytes") to ask for the series of; empty: all of them.
+  std::function<bool(std::string_view file)> sysfs_counter_wanted;
   // The one priority of the switches' per-priority PFC series to ask for; unset: every priority.
   std::optional<int> switch_pfc_priority;
   // Which switch queue series to ask for, by the model metric each becomes; empty: all of them.
   std::function<bool(std::string_view)> switch_queue_wanted;
+  // When set, the queues' traffic series (sent packets, sent bytes) are left out of the switch
+  // groups and asked for after them, for the switches with a port this wants them for given
+  // its other series (diagnose: probes::probes_read_queue_traffic); unset: with the rest.
+  QueueTrafficRule queue_traffic_rule;
   std::size_t machines_per_query = 128;
   std::size_t queries_in_flight = 2;
 };
@@ -63,8 +72,11 @@ struct PrometheusRead {
 };
 
 // The PromQL name regex of the host series: node_exporter's names netdoctor reads (the ethtool
-// ones limited to `ethtool_stats` unless empty) and its textfile series.
-std::string host_metric_pattern(const std::vector<std::string>& ethtool_stats);
+// ones limited to `ethtool_stats` unless empty, the sysfs counters to those `sysfs_counter_wanted`
+// accepts when given) and its textfile series.
+std::string host_metric_pattern(
+    const std::vector<std::string>& ethtool_stats,
+    const std::function<bool(std::string_view file)>& sysfs_counter_wanted = {});
 
 // InvalidArgument for a bad window/step; Io/Timeout/... when the machines could not be listed
 // (the server did not answer); NotFound when it holds none of the series in the window.

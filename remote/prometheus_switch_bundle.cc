@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <set>
 #include <vector>
 
 #include "base/sample_source.h"
@@ -101,6 +102,16 @@ std::string switch_query_pattern_without_pfc(
   return fmt::format("{}", fmt::join(names, "|"));
 }
 
+std::string switch_queue_pattern(const std::function<bool(std::string_view)>& wanted) {
+  std::vector<std::string_view> names;
+  for (const auto& [name, field] : k_queues) {
+    if (wanted(k_queue_metrics[at(field)])) {
+      names.push_back(name);
+    }
+  }
+  return fmt::format("{}", fmt::join(names, "|"));
+}
+
 std::string switch_pfc_pattern() {
   return fmt::format("{}|{}", k_pfc_rx, k_pfc_tx);
 }
@@ -191,6 +202,57 @@ void SwitchBundle::add(const std::string& sw, const PromSeries& series) {
       samples[time].queues[key][at(queue_row->second)] = value;
     });
   }
+}
+
+QueueTrafficSwitches SwitchBundle::queue_traffic_wanted(const QueueTrafficRule& rule) const {
+  QueueTrafficSwitches out;
+  for (const auto& [sw, samples] : m_switches) {
+    // Each port's queue drop counters over time, and whether its octets give a sending rate.
+    std::map<std::string, std::map<unsigned, std::vector<double>>> drops;
+    std::set<std::string> rated;
+    const SwitchSample* before = nullptr;
+    double before_time = 0.0;
+    for (const auto& [time, sample] : samples) {
+      for (const auto& [key, values] : sample.queues) {
+        auto& counters = drops[key.first];
+        if (const auto& dropped = values[at(QueueField::DroppedPackets)]) {
+          counters[key.second].push_back(*dropped);
+        }
+      }
+      for (const auto& [port, now] : sample.ports) {
+        drops[port];  // a port without queue series may still want their bytes
+      }
+      if (before != nullptr) {
+        for (const auto& [port, now] : sample.ports) {
+          const auto then = before->ports.find(port);
+          if (then != before->ports.end() &&
+              octet_rate(now.if_mib[at(IfField::OutOctets)],
+                         then->second.if_mib[at(IfField::OutOctets)], time - before_time)) {
+            rated.insert(port);
+          }
+        }
+      }
+      before = &sample;
+      before_time = time;
+    }
+    QueueTrafficWanted wanted;
+    for (const auto& [port, queues] : drops) {
+      std::vector<std::vector<double>> counters;
+      for (const auto& [queue, values] : queues) {
+        counters.push_back(values);
+      }
+      const QueueTrafficWanted port_wants = rule(counters, rated.count(port) != 0);
+      wanted.packets = wanted.packets || port_wants.packets;
+      wanted.bytes = wanted.bytes || port_wants.bytes;
+    }
+    if (wanted.packets) {
+      out.packets.push_back(sw);
+    }
+    if (wanted.bytes) {
+      out.bytes.push_back(sw);
+    }
+  }
+  return out;
 }
 
 MachineFiles SwitchBundle::finish(std::vector<Error>& problems, const std::string& source) {

@@ -39,6 +39,25 @@ std::string switch_query_pattern();
 std::string switch_query_pattern_without_pfc(
     const std::function<bool(std::string_view)>& queue_wanted = {});
 std::string switch_pfc_pattern();
+// The PromQL name regex of the queue series whose model metric `wanted` accepts.
+std::string switch_queue_pattern(const std::function<bool(std::string_view)>& wanted);
+
+// Which of a port's queue traffic series a probe reads, given each of its queues' dropped-packet
+// counter over the samples (time order) and whether the port has a sending rate of its own from
+// the interface octets (diagnose passes probes::probes_read_queue_traffic).
+struct QueueTrafficWanted {
+  bool packets = false;  // sonic_queue_packets_total
+  bool bytes = false;    // sonic_queue_bytes_total
+};
+using QueueTrafficRule =
+    std::function<QueueTrafficWanted(const std::vector<std::vector<double>>& drops, bool rate)>;
+
+// The switches with a port for which `rule` wants the queues' sent packets, and those for which
+// it wants their sent bytes.
+struct QueueTrafficSwitches {
+  std::vector<std::string> packets;
+  std::vector<std::string> bytes;
+};
 
 class SwitchBundle {
  public:
@@ -47,6 +66,9 @@ class SwitchBundle {
 
   // A series of switch `sw`; names netdoctor does not read are ignored.
   void add(const std::string& sw, const PromSeries& series);
+
+  // Judged on the series added so far.
+  QueueTrafficSwitches queue_traffic_wanted(const QueueTrafficRule& rule) const;
 
   // Every switch's files, and a problem for each family (interface, PFC, queue counters, LLDP)
   // some switches lack, naming them.

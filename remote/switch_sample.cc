@@ -39,15 +39,6 @@ bool any_value(const Array& values) {
   return std::any_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); });
 }
 
-// Bytes per second between two readings of an octet counter; none across a counter reset.
-std::optional<double> octet_rate(const std::optional<double>& now,
-                                 const std::optional<double>& before, double seconds) {
-  if (!now || !before || *now < *before || !(seconds > 0.0)) {
-    return std::nullopt;
-  }
-  return (*now - *before) / seconds;
-}
-
 std::string rate_cell(const std::optional<double>& bytes_per_s) {
   return bytes_per_s ? sonic_byte_rate(*bytes_per_s) : std::string("N/A");
 }
@@ -220,6 +211,14 @@ bool QueueKeyLess::operator()(const std::pair<std::string, unsigned>& a,
     return natural_less(a.first, b.first);
   }
   return a.second < b.second;
+}
+
+std::optional<double> octet_rate(const std::optional<double>& now,
+                                 const std::optional<double>& before, double seconds) {
+  if (!now || !before || *now < *before || !(seconds > 0.0)) {
+    return std::nullopt;
+  }
+  return (*now - *before) / seconds;
 }
 
 std::map<std::string, std::string> render_sonic_outputs(const SwitchSample& now,

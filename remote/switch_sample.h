@@ -69,6 +69,11 @@ struct SwitchSample {
   std::map<std::string, LldpNeighborLabels, NaturalLess> lldp;  // local port -> neighbour
 };
 
+// Bytes per second between two readings of an octet counter `seconds` apart; none across a
+// counter reset.
+std::optional<double> octet_rate(const std::optional<double>& now,
+                                 const std::optional<double>& before, double seconds);
+
 // The SONiC outputs of `now`, command line ("show pfc counters") -> text; a table with no rows is
 // left out. RX_BPS / TX_BPS and utilisation are the octet counters' rate since `before` (none
 // without one, none across a counter reset), `seconds` earlier.

@@ -27,6 +27,7 @@
 #include "model/loader.h"
 #include "model/source_names.h"
 #include "probes/priority_reads.h"
+#include "report/map_metrics.h"
 #include "tests/fabrics/sim_bundle.h"
 #include "tests/support/test_paths.h"
 
@@ -325,6 +326,48 @@ std::pair<std::size_t, std::size_t> value_counts(const model::Fabric& fabric) {
   return out;
 }
 
+// What probes_read_queue_traffic is given for a switch port of the model: each queue's drop
+// counter over the samples that hold it, and whether the port has a sending rate of its own.
+probes::QueueTrafficReads queue_traffic_read(const model::SwitchPort& port) {
+  std::map<int, std::vector<double>> drops;
+  bool rate = false;
+  for (const auto& sample : port.samples) {
+    for (const auto& [key, value] : sample.values) {
+      if (key.name == probes::metric::k_sw_queue_drop_packets) {
+        drops[key.index].push_back(value);
+      }
+      rate = rate || ((key.name == probes::metric::k_sw_tx_bps ||
+                       key.name == probes::metric::k_sw_tx_util_pct) &&
+                      key.index < 0);
+    }
+  }
+  std::vector<std::vector<double>> counters;
+  for (auto& [queue, values] : drops) {
+    counters.push_back(std::move(values));
+  }
+  return probes::probes_read_queue_traffic(counters, rate);
+}
+
+// A copy of `fabric` whose switch ports keep the queue traffic counters (sent packets, sent
+// bytes) only where `keep` says a probe reads them.
+model::Fabric keeping_queue_traffic(
+    const model::Fabric& fabric,
+    const std::function<probes::QueueTrafficReads(const model::SwitchPort&)>& keep) {
+  model::Fabric out = fabric;
+  for (auto& sw : out.switches) {
+    for (auto& port : sw.ports) {
+      const probes::QueueTrafficReads read = keep(port);
+      for (auto& sample : port.samples) {
+        erase_values(sample, [&read](const model::MetricKey& key) {
+          return (key.name == probes::metric::k_sw_queue_tx_packets && !read.packets) ||
+                 (key.name == probes::metric::k_sw_queue_tx_bytes && !read.bytes);
+        });
+      }
+    }
+  }
+  return out;
+}
+
 // The NICs as Prometheus gives them: no QoS configuration, so PFC is inferred from pause.
 model::Fabric without_qos_config(model::Fabric fabric) {
   for (auto& host : fabric.hosts) {
@@ -366,6 +409,123 @@ TEST(PriorityReads, EveryProbeAnswersTheSameWithoutThePrioritiesItDoesNotRead) {
   }
   EXPECT_GT(nic_dropped, 0u) << "no fixture has NIC per-priority counters to leave out";
   EXPECT_GT(switch_dropped, 0u) << "no fixture has switch PFC counters to leave out";
+}
+
+// Every NIC's cells in the fabric picture (report/map_metrics.h), as text.
+std::string nic_pictures(const model::Fabric& fabric) {
+  std::ostringstream out;
+  for (const auto& host : fabric.hosts) {
+    for (const auto& nic : host.nics) {
+      out << nic.nic_entity() << ":";
+      for (const auto& figure : report::nic_figures(nic, probes::ProbeOptions{}.roce_priority)) {
+        out << " " << (figure ? std::to_string(figure->value) + (figure->total ? "t" : "") : "-");
+      }
+      out << "\n";
+    }
+  }
+  return out.str();
+}
+
+// diagnose --prometheus asks only for the NIC counters that become a metric some probe reads
+// (probes_read_nic_metric): every probe must answer the same without the others, with and
+// without a QoS configuration.
+TEST(NicMetricReads, EveryProbeAnswersTheSameWithoutTheMetricsNoProbeReads) {
+  ASSERT_FALSE(world().fixtures.empty());
+  std::size_t dropped = 0;
+  std::set<std::string> dropped_names;
+  for (const auto& fixture : world().fixtures) {
+    for (const model::Fabric& variant : {fixture.full, without_qos_config(fixture.full)}) {
+      model::Fabric narrowed = variant;
+      for (auto& host : narrowed.hosts) {
+        for (auto& nic : host.nics) {
+          for (auto& sample : nic.samples) {
+            erase_values(sample, [&dropped_names](const model::MetricKey& key) {
+              const bool drop = !probes::probes_read_nic_metric(key.name);
+              if (drop) {
+                dropped_names.insert(key.name);
+              }
+              return drop;
+            });
+          }
+        }
+      }
+      for (const auto& probe : world().registry.all()) {
+        EXPECT_EQ(run(*probe, narrowed), run(*probe, variant))
+            << probe->id() << " on " << fixture.name
+            << " reads a NIC metric probes_read_nic_metric leaves out";
+      }
+      EXPECT_EQ(nic_pictures(narrowed), nic_pictures(variant))
+          << "the fabric picture of " << fixture.name
+          << " shows a NIC metric probes_read_nic_metric leaves out";
+      dropped += value_counts(variant).first - value_counts(narrowed).first;
+    }
+  }
+  EXPECT_GT(dropped, 0u) << "no fixture has NIC metrics no probe reads";
+  EXPECT_FALSE(dropped_names.empty());
+}
+
+// diagnose --prometheus asks for a switch's queue traffic counters after the rest, only where
+// probes_read_queue_traffic says a port needs them: every probe must answer the same without
+// the others.
+TEST(QueueTrafficReads, EveryProbeAnswersTheSameWithoutTheQueueTrafficItDoesNotNeed) {
+  ASSERT_FALSE(world().fixtures.empty());
+  std::size_t dropped = 0;
+  std::size_t kept = 0;
+  for (const auto& fixture : world().fixtures) {
+    const model::Fabric narrowed = keeping_queue_traffic(fixture.full, queue_traffic_read);
+    for (const auto& probe : world().registry.all()) {
+      EXPECT_EQ(run(*probe, narrowed), run(*probe, fixture.full))
+          << probe->id() << " on " << fixture.name
+          << " reads queue traffic probes_read_queue_traffic says it does not need";
+    }
+    const std::size_t before = value_counts(fixture.full).second;
+    const std::size_t after = value_counts(narrowed).second;
+    dropped += before - after;
+    kept += after;
+  }
+  EXPECT_GT(dropped, 0u) << "no fixture has queue traffic counters to leave out";
+  EXPECT_GT(kept, 0u);
+}
+
+// And they are needed where it says so: the sent packets beside a port's drops, the queues'
+// sent bytes on ports without a rate of their own.
+TEST(QueueTrafficReads, DropsAndPortsWithoutARateNeedTheirQueueTraffic) {
+  const auto find = [](const std::string& name) {
+    const auto it = std::find_if(world().fixtures.begin(), world().fixtures.end(),
+                                 [&name](const Fixture& f) { return f.name == name; });
+    return it == world().fixtures.end() ? nullptr : &*it;
+  };
+  const auto none = [](const model::SwitchPort&) { return probes::QueueTrafficReads{}; };
+  const Fixture* drops = find("buffer-exhaustion");
+  ASSERT_NE(drops, nullptr);
+  const probes::Probe* drops_probe = world().registry.find("drops-buffers");
+  ASSERT_NE(drops_probe, nullptr);
+  EXPECT_NE(run(*drops_probe, keeping_queue_traffic(drops->full, none)),
+            run(*drops_probe, drops->full))
+      << "the sent packets beside the drops changed nothing";
+
+  // Ports whose interface counters give no rate: the queues' bytes are their sending rate.
+  const Fixture* ecmp = find("ecmp-imbalance");
+  ASSERT_NE(ecmp, nullptr);
+  model::Fabric no_rates = ecmp->full;
+  for (auto& sw : no_rates.switches) {
+    for (auto& port : sw.ports) {
+      for (auto& sample : port.samples) {
+        erase_values(sample, [](const model::MetricKey& key) {
+          return key.name == probes::metric::k_sw_tx_bps ||
+                 key.name == probes::metric::k_sw_tx_util_pct;
+        });
+      }
+    }
+  }
+  bool bytes_matter = false;
+  for (const auto& probe : world().registry.all()) {
+    const std::string answer = run(*probe, no_rates);
+    EXPECT_EQ(run(*probe, keeping_queue_traffic(no_rates, queue_traffic_read)), answer)
+        << probe->id() << " without rates";
+    bytes_matter = bytes_matter || run(*probe, keeping_queue_traffic(no_rates, none)) != answer;
+  }
+  EXPECT_TRUE(bytes_matter) << "the queues' sent bytes changed nothing on ports without a rate";
 }
 
 // The every-priority counters are needed: a NIC that pauses on priority 5 alone (PFC on the

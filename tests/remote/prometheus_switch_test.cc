@@ -150,6 +150,70 @@ TEST(PrometheusSwitchTest, TheQueryPatternAsksForTheWantedQueueSeriesAndPfcApart
             "netdoctor_switch_pfc_rx_frames_total|netdoctor_switch_pfc_tx_frames_total");
 }
 
+// Which switches want their queues' traffic asked for after the rest: the rule is given, per
+// port, each queue's drop counter over time and whether the interface octets give a rate.
+TEST(PrometheusSwitchTest, QueueTrafficIsWantedWhereTheRuleSaysFromDropsAndRates) {
+  LeftOut left_out;
+  SwitchBundle bundle(left_out);
+  const auto queue_drops = [](const std::string& sw, const std::string& port, int queue,
+                              Points points) {
+    return series({{"__name__", "sonic_queue_dropped_packets_total"},
+                   {"switch", sw},
+                   {"device", port},
+                   {"queue", std::to_string(queue)}},
+                  std::move(points));
+  };
+  const auto octets = [](const std::string& sw, const std::string& port, Points points) {
+    return series({{"__name__", "ifHCOutOctets"}, {"switch", sw}, {"ifName", port}},
+                  std::move(points));
+  };
+  // leaf1 drops on Ethernet0's queue 3 and its ports have rates; leaf2 drops nothing (a
+  // cumulative count that holds still) and has rates; leaf3 has no octets at all; leaf4's
+  // octets went down (a reset): no rate.
+  for (const auto& s : {queue_drops("leaf1", "Ethernet0", 3, {{100.0, 1.0}, {130.0, 9.0}}),
+                        queue_drops("leaf1", "Ethernet0", 0, {{100.0, 5.0}, {130.0, 5.0}}),
+                        octets("leaf1", "Ethernet0", {{100.0, 1e9}, {130.0, 2e9}}),
+                        queue_drops("leaf2", "Ethernet0", 3, {{100.0, 7.0}, {130.0, 7.0}}),
+                        octets("leaf2", "Ethernet0", {{100.0, 1e9}, {130.0, 1e9}}),
+                        queue_drops("leaf3", "Ethernet8", 3, {{100.0, 0.0}, {130.0, 0.0}}),
+                        octets("leaf4", "Ethernet4", {{100.0, 5e9}, {130.0, 1e9}})}) {
+    bundle.add(s.label("switch"), s);
+  }
+  std::map<std::string, std::pair<std::vector<std::vector<double>>, bool>> given;
+  const auto wanted =
+      bundle.queue_traffic_wanted([](const std::vector<std::vector<double>>& drops, bool rate) {
+        bool moved = false;
+        for (const auto& counter : drops) {
+          moved = moved || (counter.size() > 1 && counter.front() != counter.back());
+        }
+        return QueueTrafficWanted{moved, !rate};
+      });
+  EXPECT_EQ(wanted.packets, std::vector<std::string>{"leaf1"});
+  EXPECT_EQ(wanted.bytes, (std::vector<std::string>{"leaf3", "leaf4"}));
+
+  // What the rule sees of leaf1's Ethernet0: both queues' counters in time order, and a rate.
+  std::vector<std::vector<double>> seen;
+  bool rated = false;
+  bundle.queue_traffic_wanted([&](const std::vector<std::vector<double>>& drops, bool rate) {
+    if (drops.size() == 2) {
+      seen = drops;
+      rated = rate;
+    }
+    return QueueTrafficWanted{};
+  });
+  EXPECT_EQ(seen, (std::vector<std::vector<double>>{{5.0, 5.0}, {1.0, 9.0}}));
+  EXPECT_TRUE(rated);
+}
+
+TEST(PrometheusSwitchTest, TheQueuePatternNamesTheWantedQueueSeries) {
+  EXPECT_EQ(switch_queue_pattern([](std::string_view name) { return name == "queue_tx_bytes"; }),
+            "sonic_queue_bytes_total");
+  EXPECT_EQ(switch_queue_pattern([](std::string_view name) {
+              return name == "queue_tx_packets" || name == "queue_tx_bytes";
+            }),
+            "sonic_queue_packets_total|sonic_queue_bytes_total");
+}
+
 TEST(PrometheusSwitchTest, IfMibPfcQueueAndLldpSeriesBecomeTheSwitchModel) {
   const BundleFiles files = prometheus_to_bundle(leaf_and_host());
   // Every family present on the one switch, every label plain: nothing to report.

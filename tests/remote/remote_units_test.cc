@@ -64,6 +64,19 @@ TEST(PrometheusApiTest, AsksOnlyForTheNamesTheCounterTableReads) {
   EXPECT_NE(pattern.find("netdoctor_rdma_link_info"), std::string::npos);
   EXPECT_EQ(pattern.find("node_ethtool_.+"), std::string::npos) << pattern;
   EXPECT_NE(host_metric_pattern({}).find("node_ethtool_.+"), std::string::npos);
+  // Of the sysfs series, the counters only where their file is wanted; state, rate, MTU and the
+  // info series always (the loader reads them, not the counter table).
+  const auto counters = host_metric_pattern(
+      {"rx_bytes"}, [](std::string_view file) { return file == "counters/port_xmit_wait"; });
+  EXPECT_NE(counters.find("node_infiniband_port_transmit_wait_total"), std::string::npos);
+  EXPECT_EQ(counters.find("node_infiniband_symbol_error_total"), std::string::npos) << counters;
+  EXPECT_EQ(counters.find("node_network_receive_bytes_total"), std::string::npos) << counters;
+  EXPECT_EQ(counters.find("node_infiniband_np_cnp_packets_sent_total"), std::string::npos);
+  for (const char* kept : {"node_infiniband_state_id", "node_infiniband_rate_bytes_per_second",
+                           "node_network_mtu_bytes", "node_network_info", "node_infiniband_info"}) {
+    EXPECT_NE(counters.find(kept), std::string::npos) << kept;
+  }
+  EXPECT_NE(pattern.find("node_infiniband_symbol_error_total"), std::string::npos);
   EXPECT_EQ(query_range_form({"up", 100.0, 400.0, 300.0}),
             "query=up&start=100.000&end=400.000&step=300.000");
 }
