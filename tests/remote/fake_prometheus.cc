@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 namespace netdoctor::testing {
@@ -64,10 +65,14 @@ std::vector<remote::HttpOutcome> FakePrometheus::perform(
     const std::vector<remote::HttpRequest>& requests) {
   std::vector<remote::HttpOutcome> out;
   for (const auto& request : requests) {
-    if (request.url.find("/api/v1/label/instance/values") != std::string::npos &&
-        percent_decode(request.url).find("ifHCInOctets") == std::string::npos) {
+    const bool switch_series =
+        percent_decode(request.url).find("ifHCInOctets") != std::string::npos;
+    if (request.url.find("/api/v1/label/instance/values") != std::string::npos) {
       out.emplace_back(remote::HttpResponse{
-          200, nlohmann::json{{"status", "success"}, {"data", m_instances}}.dump(), {}});
+          200,
+          nlohmann::json{{"status", "success"}, {"data", switch_series ? switches : m_instances}}
+              .dump(),
+          {}});
     } else if (request.url.find("/api/v1/label/") != std::string::npos) {
       out.emplace_back(remote::HttpResponse{200, R"({"status":"success","data":[]})", {}});
     } else {
@@ -77,12 +82,36 @@ std::vector<remote::HttpOutcome> FakePrometheus::perform(
   return out;
 }
 
+void FakePrometheus::add_switch_series(const std::string& instance, const std::string& promql,
+                                       nlohmann::json& result) const {
+  const auto add = [&](const char* name, nlohmann::json labels, double from, double to) {
+    if (promql.find(name) == std::string::npos) {
+      return;  // not asked for
+    }
+    labels["__name__"] = name;
+    labels["instance"] = instance;
+    result.push_back({{"metric", labels},
+                      {"values", {{100, fmt::format("{}", from)}, {130, fmt::format("{}", to)}}}});
+  };
+  const nlohmann::json queue = {{"device", "Ethernet0"}, {"queue", "3"}};
+  add("ifHCOutOctets", {{"ifName", "Ethernet0"}}, 1e9, 4e9);
+  add("ifHighSpeed", {{"ifName", "Ethernet0"}}, 400000, 400000);
+  add("sonic_queue_dropped_packets_total", queue, 10, 910);
+  add("sonic_queue_packets_total", queue, 1e6, 4e6);
+  add("sonic_queue_bytes_total", queue, 1e9, 4e9);
+}
+
 remote::HttpOutcome FakePrometheus::range(const remote::HttpRequest& request) {
   const auto query = request.body.find("query=");
   const std::string promql =
       percent_decode(request.body.substr(query + 6, request.body.find('&') - query - 6));
   const auto asked = instances_asked(promql);
   batches.push_back(asked);
+  queries.push_back(promql);
+  const bool traffic = promql.find("sonic_queue_packets_total") != std::string::npos;
+  if (traffic && time_out_queue_traffic) {
+    return make_error(ErrorCode::Timeout, "timed out after 30000 ms", request.url);
+  }
   nlohmann::json result = nlohmann::json::array();
   nlohmann::json warnings = nlohmann::json::array();
   for (const auto& instance : asked) {
@@ -93,6 +122,10 @@ remote::HttpOutcome FakePrometheus::range(const remote::HttpRequest& request) {
       warnings.push_back("remote read of shard 2 failed");
     }
     if (silent.count(instance) != 0) {
+      continue;
+    }
+    if (std::find(switches.begin(), switches.end(), instance) != switches.end()) {
+      add_switch_series(instance, promql, result);
       continue;
     }
     const nlohmann::json port = {{"instance", instance}, {"device", "mlx5_0"}, {"port", "1"}};

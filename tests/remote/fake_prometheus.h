@@ -1,10 +1,13 @@
 // An HttpClient that answers the slice of Prometheus' API read_prometheus uses, from series held
-// in memory: label values (the instances of the host series; no switches) and query_range POSTs
-// whose selector names hosts by an instance=~"a|b" regex. It records which hosts each range query
-// asked for, and can fail or warn the query that asks for a chosen host.
+// in memory: label values (the instances of the host series, and of `switches`' own exporters)
+// and query_range POSTs whose selector names machines by an instance=~"a|b" regex. A switch has
+// one port, Ethernet0, with octets and queue 3's dropped, sent packets and sent bytes, whose drops
+// grow. It records which machines each range query asked for, and can fail or warn the query
+// that asks for a chosen one, or every query for the switches' queue traffic.
 #pragma once
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
@@ -25,9 +28,14 @@ class FakePrometheus final : public remote::HttpClient {
   std::set<std::string> time_out_with;            // a query asking for one of these times out
   std::set<std::string> warn_with;                // ... answers with a warning
   std::set<std::string> silent;                   // instances listed but without series
+  std::vector<std::string> switches;              // "leaf1:9101": a switch's own exporter
+  bool time_out_queue_traffic = false;            // a query for sonic_queue_packets_total times out
+  std::vector<std::string> queries;               // every range query's PromQL, in order
 
  private:
   remote::HttpOutcome range(const remote::HttpRequest& request);
+  void add_switch_series(const std::string& instance, const std::string& promql,
+                         nlohmann::json& result) const;
   std::vector<std::string> m_instances;
 };
 

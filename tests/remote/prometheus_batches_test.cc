@@ -145,6 +145,56 @@ TEST(PrometheusBatchesTest, WarningsAndHostsWithoutSeriesAreReported) {
   EXPECT_EQ(read->stats.hosts, 19u);
 }
 
+// With a queue traffic rule the switch groups leave the queues' sent packets and bytes out;
+// one more query asks for them of the switches the rule wants them for, and when it fails the
+// switch's other counters and every host are still read, the failure named.
+TEST(PrometheusBatchesTest, QueueTrafficIsAskedForAfterTheSwitchesAndItsFailureIsReported) {
+  auto request = request_of(2);
+  request.queue_traffic_rule = [](const std::vector<std::vector<double>>& drops, bool rate) {
+    bool moved = false;
+    for (const auto& counter : drops) {
+      moved = moved || (counter.size() > 1 && counter.front() != counter.back());
+    }
+    return QueueTrafficWanted{moved, !rate};
+  };
+  FakePrometheus prometheus(3);
+  prometheus.switches = {"leaf1:9101"};
+  auto read = read_prometheus(prometheus, request);
+  ASSERT_TRUE(read.ok()) << read.error().describe();
+  // The switch group, its queue traffic (its drops grew; its octets give a rate, so no bytes),
+  // then two host groups.
+  ASSERT_EQ(prometheus.queries.size(), 4u);
+  EXPECT_NE(prometheus.queries[0].find("sonic_queue_dropped_packets_total"), std::string::npos);
+  EXPECT_EQ(prometheus.queries[0].find("sonic_queue_packets_total"), std::string::npos);
+  EXPECT_EQ(prometheus.queries[0].find("sonic_queue_bytes_total"), std::string::npos);
+  EXPECT_EQ(prometheus.queries[1],
+            R"({__name__=~"sonic_queue_packets_total",instance=~"leaf1\\:9101"})");
+  EXPECT_EQ(prometheus.batches[2], (std::vector<std::string>{"n001:9100", "n002:9100"}));
+  auto queues = read->tree->read("switches/leaf1/001/sos_commands/sonic/show_queue_counters");
+  ASSERT_TRUE(queues.ok()) << queues.error().describe();
+  EXPECT_NE(queues->find("4,000,000"), std::string::npos) << *queues;  // the sent packets
+  EXPECT_EQ(read->stats.queries, 3u + 4u);
+  EXPECT_EQ(problems_of(*read).find("failed"), std::string::npos) << problems_of(*read);
+
+  FakePrometheus failing(3);
+  failing.switches = {"leaf1:9101"};
+  failing.time_out_queue_traffic = true;
+  read = read_prometheus(failing, request);
+  ASSERT_TRUE(read.ok()) << read.error().describe();
+  EXPECT_NE(problems_of(*read).find("queue traffic batch 1 of 1 (switches leaf1:9101) failed: "
+                                    "timed out after 30000 ms; these switches' queue traffic is "
+                                    "not in the diagnosis"),
+            std::string::npos)
+      << problems_of(*read);
+  EXPECT_EQ(read->stats.failed_batches, 1u);
+  EXPECT_EQ(read->stats.hosts, 3u);
+  EXPECT_EQ(read->stats.switches, 1u);
+  queues = read->tree->read("switches/leaf1/001/sos_commands/sonic/show_queue_counters");
+  ASSERT_TRUE(queues.ok()) << queues.error().describe();
+  EXPECT_NE(queues->find("910"), std::string::npos) << *queues;  // the drops
+  EXPECT_EQ(queues->find("4,000,000"), std::string::npos) << *queues;
+}
+
 TEST(PrometheusBatchesTest, EveryBatchFailingIsAFailure) {
   FakePrometheus prometheus(4);
   prometheus.time_out_with = {"n001:9100", "n003:9100"};
