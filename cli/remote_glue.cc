@@ -156,6 +156,7 @@ Result<Bundle> bundle_from_prometheus(const PrometheusArgs& args, Context& conte
       // counters, those the probes read.
       request.switch_pfc_priority = roce;
       request.switch_queue_wanted = probes::probes_read_switch_queue_metric;
+      request.switch_counter_wanted = probes::probes_read_switch_interface_metric;
       // Their queues' traffic only for the switches whose drops or missing rates want it.
       request.queue_traffic_rule = [](const std::vector<std::vector<double>>& drops, bool rate) {
         const probes::QueueTrafficReads read = probes::probes_read_queue_traffic(drops, rate);

@@ -71,6 +71,15 @@ bool probes_read_priority(std::string_view name, int priority, int roce_priority
              k_read_on_every_priority.end();
 }
 
+bool probes_read_switch_interface_metric(std::string_view metric) {
+  // link-errors reads the receive errors, switch-topology the rates; the fabric picture adds
+  // the sent errors and both directions' drops.
+  static constexpr auto k_read = std::to_array<std::string_view>(
+      {m::k_sw_rx_errors, "tx_errors", m::k_sw_rx_drops, m::k_sw_tx_drops, m::k_sw_rx_bps,
+       m::k_sw_tx_bps, m::k_sw_rx_util_pct, m::k_sw_tx_util_pct});
+  return std::find(k_read.begin(), k_read.end(), metric) != k_read.end();
+}
+
 bool probes_read_switch_pfc_priority(int priority, int roce_priority) {
   return priority == roce_priority;
 }

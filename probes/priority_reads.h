@@ -29,6 +29,12 @@ inline constexpr std::array<std::string_view, 2> k_read_on_every_priority = {
 // the counters this says are not read, and not without the every-priority ones.
 bool probes_read_priority(std::string_view name, int priority, int roce_priority);
 
+// Whether a probe (or the fabric picture) reads the switch port interface metric `metric`
+// (show interfaces counters: rx_bps, rx_errors, rx_drops, ...; model/fabric.h SwitchPort).
+// Nothing reads the packets a port received or sent (RX_OK, TX_OK: IF-MIB's six packet
+// counters), so a remote source does not fetch them.
+bool probes_read_switch_interface_metric(std::string_view metric);
+
 // Whether a probe reads a switch port's PFC counters at `priority`: pfc-pause reads what each
 // port receives and sends on the RoCE priority, and nothing reads the others.
 bool probes_read_switch_pfc_priority(int priority, int roce_priority);

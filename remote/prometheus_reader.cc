@@ -85,7 +85,8 @@ class Reader {
   std::string switch_query(const std::string& machines) const {
     const std::string& extra = m_request.selector;
     const std::string without_pfc = switch_query_pattern_without_pfc(
-        [this](std::string_view name) { return switch_groups_want(name); });
+        [this](std::string_view name) { return switch_groups_want(name); },
+        m_request.switch_counter_wanted);
     if (!m_request.switch_pfc_priority) {
       return selector_of(without_pfc + "|" + switch_pfc_pattern(), machines, extra);
     }

@@ -47,6 +47,8 @@ struct PrometheusRequest {
   std::optional<int> switch_pfc_priority;
   // Which switch queue series to ask for, by the model metric each becomes; empty: all of them.
   std::function<bool(std::string_view)> switch_queue_wanted;
+  // Which IF-MIB counters to ask for, by the model metric each becomes; empty: all of them.
+  std::function<bool(std::string_view)> switch_counter_wanted;
   // When set, the queues' traffic series (sent packets, sent bytes) are left out of the switch
   // groups and asked for after them, for the switches with a port this wants them for given
   // its other series (diagnose: probes::probes_read_queue_traffic); unset: with the rest.

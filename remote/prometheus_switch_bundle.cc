@@ -35,6 +35,14 @@ constexpr std::array<std::pair<std::string_view, IfField>, 16> k_if_mib = {{
     {"ifAdminStatus", IfField::AdminStatus},  // 1 up, 2 down, 3 testing
 }};
 
+// The model metric each IF-MIB counter becomes once `show interfaces counters` is read
+// (model/switch_counters.cc): the octets become rates, the packet counters RX_OK and TX_OK.
+// Empty for the port's configuration and state, which the loader reads from the status table.
+constexpr std::array<std::string_view, at(IfField::Count)> k_if_mib_metrics = {
+    "rx_bps",     "tx_bps",    "rx_packets", "rx_packets", "rx_packets", "tx_packets", "tx_packets",
+    "tx_packets", "rx_errors", "tx_errors",  "rx_drops",   "tx_drops",   "",           "",
+    "",           ""};
+
 // vinted/sonic-exporter's queue collector (labels device, queue: the index in SONiC's
 // COUNTERS_QUEUE_NAME_MAP).
 constexpr std::array<std::pair<std::string_view, QueueField>, 4> k_queues = {{
@@ -88,10 +96,14 @@ bool is_switch_metric(std::string_view name) {
 }
 
 std::string switch_query_pattern_without_pfc(
-    const std::function<bool(std::string_view)>& queue_wanted) {
+    const std::function<bool(std::string_view)>& queue_wanted,
+    const std::function<bool(std::string_view)>& counter_wanted) {
   std::vector<std::string_view> names;
   for (const auto& [name, field] : k_if_mib) {
-    names.push_back(name);
+    const std::string_view metric = k_if_mib_metrics[at(field)];
+    if (!counter_wanted || metric.empty() || counter_wanted(metric)) {
+      names.push_back(name);
+    }
   }
   for (const auto& [name, field] : k_queues) {
     if (!queue_wanted || queue_wanted(k_queue_metrics[at(field)])) {

@@ -35,9 +35,12 @@ std::string switch_query_pattern();
 // priority's PFC asks for the two apart (a priority matcher on every switch series would match
 // the empty value, which Prometheus answers by walking every series holding the label).
 // `queue_wanted`, when given, picks the queue series by the model metric each becomes
-// (queue_tx_packets, queue_tx_bytes, queue_drop_packets, queue_drop_bytes).
+// (queue_tx_packets, queue_tx_bytes, queue_drop_packets, queue_drop_bytes); `counter_wanted`
+// the IF-MIB counters by theirs (rx_bps, tx_bps, rx_packets, tx_packets, rx_errors, tx_errors,
+// rx_drops, tx_drops). Speed, MTU and status are always asked for.
 std::string switch_query_pattern_without_pfc(
-    const std::function<bool(std::string_view)>& queue_wanted = {});
+    const std::function<bool(std::string_view)>& queue_wanted = {},
+    const std::function<bool(std::string_view)>& counter_wanted = {});
 std::string switch_pfc_pattern();
 // The PromQL name regex of the queue series whose model metric `wanted` accepts.
 std::string switch_queue_pattern(const std::function<bool(std::string_view)>& wanted);

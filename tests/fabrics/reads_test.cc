@@ -464,6 +464,61 @@ TEST(NicMetricReads, EveryProbeAnswersTheSameWithoutTheMetricsNoProbeReads) {
   EXPECT_FALSE(dropped_names.empty());
 }
 
+// Every switch port's cells in the fabric picture, as text.
+std::string switch_pictures(const model::Fabric& fabric) {
+  std::ostringstream out;
+  for (const auto& sw : fabric.switches) {
+    for (const auto& port : sw.ports) {
+      out << sw.name << "/" << port.name << ":";
+      for (const auto& figure :
+           report::switch_port_figures(port, probes::ProbeOptions{}.roce_priority)) {
+        out << " " << (figure ? std::to_string(figure->value) + (figure->total ? "t" : "") : "-");
+      }
+      out << "\n";
+    }
+  }
+  return out.str();
+}
+
+// The metrics a switch port's `show interfaces counters` row becomes (model/switch_counters.cc).
+bool is_interface_metric(const std::string& name) {
+  static const std::set<std::string> k_names = {
+      "rx_packets",  "tx_packets",  "rx_errors", "tx_errors", "rx_drops",    "tx_drops",
+      "rx_overruns", "tx_overruns", "rx_bps",    "tx_bps",    "rx_util_pct", "tx_util_pct"};
+  return k_names.count(name) != 0;
+}
+
+// diagnose --prometheus asks only for the IF-MIB counters whose metric something reads
+// (probes_read_switch_interface_metric): every probe, and the picture's switch cells, must be
+// the same without the others.
+TEST(SwitchInterfaceReads, EveryProbeAnswersTheSameWithoutTheCountersNothingReads) {
+  ASSERT_FALSE(world().fixtures.empty());
+  std::size_t dropped = 0;
+  for (const auto& fixture : world().fixtures) {
+    model::Fabric narrowed = fixture.full;
+    for (auto& sw : narrowed.switches) {
+      for (auto& port : sw.ports) {
+        for (auto& sample : port.samples) {
+          erase_values(sample, [](const model::MetricKey& key) {
+            return is_interface_metric(key.name) &&
+                   !probes::probes_read_switch_interface_metric(key.name);
+          });
+        }
+      }
+    }
+    for (const auto& probe : world().registry.all()) {
+      EXPECT_EQ(run(*probe, narrowed), run(*probe, fixture.full))
+          << probe->id() << " on " << fixture.name
+          << " reads an interface counter probes_read_switch_interface_metric leaves out";
+    }
+    EXPECT_EQ(switch_pictures(narrowed), switch_pictures(fixture.full))
+        << "the fabric picture of " << fixture.name
+        << " shows an interface counter probes_read_switch_interface_metric leaves out";
+    dropped += value_counts(fixture.full).second - value_counts(narrowed).second;
+  }
+  EXPECT_GT(dropped, 0u) << "no fixture has interface counters nothing reads";
+}
+
 // diagnose --prometheus asks for a switch's queue traffic counters after the rest, only where
 // probes_read_queue_traffic says a port needs them: every probe must answer the same without
 // the others.

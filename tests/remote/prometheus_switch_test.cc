@@ -148,6 +148,19 @@ TEST(PrometheusSwitchTest, TheQueryPatternAsksForTheWantedQueueSeriesAndPfcApart
   EXPECT_EQ(some.find("netdoctor_switch_pfc"), std::string::npos) << some;
   EXPECT_EQ(switch_pfc_pattern(),
             "netdoctor_switch_pfc_rx_frames_total|netdoctor_switch_pfc_tx_frames_total");
+  // The IF-MIB counters by the metric each becomes: no packet counters asked for here; the
+  // port's speed, MTU and status always.
+  const std::string counters = switch_query_pattern_without_pfc(
+      {}, [](std::string_view metric) { return metric != "rx_packets" && metric != "tx_packets"; });
+  for (const char* left_out :
+       {"ifHCInUcastPkts", "ifHCOutUcastPkts", "ifHCInMulticastPkts", "ifHCOutBroadcastPkts"}) {
+    EXPECT_EQ(counters.find(left_out), std::string::npos) << left_out;
+  }
+  for (const char* kept : {"ifHCInOctets", "ifHCOutOctets", "ifInErrors", "ifOutDiscards",
+                           "ifHighSpeed", "ifMtu", "ifOperStatus", "ifAdminStatus"}) {
+    EXPECT_NE(counters.find(kept), std::string::npos) << kept;
+  }
+  EXPECT_NE(all.find("ifHCInUcastPkts"), std::string::npos);
 }
 
 // Which switches want their queues' traffic asked for after the rest: the rule is given, per
