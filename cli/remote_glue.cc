@@ -12,7 +12,7 @@
 #include "base/private_file.h"
 #include "base/tree_writer.h"
 #include "model/counter_table.h"
-#include "probes/priority_reads.h"
+#include "probes/counters_read.h"
 #include "remote/bundle_files.h"
 #include "remote/credentials.h"
 #include "remote/prometheus_reader.h"

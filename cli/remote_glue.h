@@ -25,7 +25,7 @@ struct PrometheusArgs {
   std::size_t batch = 128;          // hosts (or switches) per query
   std::string save_bundle;          // also write the bundle read (directory or .tar.gz)
   // The RoCE priority the diagnosis reads (diagnose sets it): the other priorities' per-priority
-  // stats are not fetched unless a probe reads them there (probes/priority_reads.h), or
+  // stats are not fetched unless a probe reads them there (probes/counters_read.h), or
   // --save-bundle keeps a record others may read with another priority. Unset: every priority.
   std::optional<int> roce_priority;
 };

@@ -26,7 +26,7 @@
 #include "engine/thresholds.h"
 #include "model/loader.h"
 #include "model/source_names.h"
-#include "probes/priority_reads.h"
+#include "probes/counters_read.h"
 #include "report/map_metrics.h"
 #include "tests/fabrics/sim_bundle.h"
 #include "tests/support/test_paths.h"
@@ -399,7 +399,7 @@ TEST(PriorityReads, EveryProbeAnswersTheSameWithoutThePrioritiesItDoesNotRead) {
       for (const auto& probe : world().registry.all()) {
         EXPECT_EQ(run(*probe, narrowed), run(*probe, variant))
             << probe->id() << " on " << fixture.name
-            << " reads a counter probes/priority_reads.h says no probe reads";
+            << " reads a counter probes/counters_read.h says no probe reads";
       }
       const auto [nics_before, switches_before] = value_counts(variant);
       const auto [nics_after, switches_after] = value_counts(narrowed);

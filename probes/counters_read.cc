@@ -1,4 +1,4 @@
-#include "probes/priority_reads.h"
+#include "probes/counters_read.h"
 
 #include <algorithm>
 #include <array>

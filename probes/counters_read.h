@@ -1,7 +1,7 @@
-// Which per-priority and per-queue counters of NICs and switches the probes read, so that a
-// remote source (diagnose --prometheus) fetches only those: on a ConnectX or Broadcom port the
-// per-priority ethtool stats are most of its series, and all but a few are read on the RoCE
-// priority alone.
+// Which counters of NICs and switches the probes (and the fabric picture) read, so that a remote
+// source (diagnose --prometheus) fetches only those: the NIC metrics, the per-priority stats on
+// the priorities read (most of a ConnectX or Broadcom port's series), the switches' interface,
+// PFC and queue counters, and the queue traffic only where drops or a missing rate want it.
 #pragma once
 
 #include <array>
