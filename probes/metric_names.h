@@ -28,11 +28,6 @@ inline constexpr const char* k_link_down_events = "link_down_events";
 // counters, generic netdev statistics).
 inline constexpr const char* k_ib_symbol_errors = "ib_symbol_errors";
 inline constexpr const char* k_ib_link_downed = "ib_link_downed";
-inline constexpr const char* k_ib_link_error_recovery = "ib_link_error_recovery";
-inline constexpr const char* k_ib_rcv_remote_physical_errors = "ib_rcv_remote_physical_errors";
-inline constexpr const char* k_ib_rcv_errors = "ib_rcv_errors";
-inline constexpr const char* k_ib_local_link_integrity_errors = "ib_local_link_integrity_errors";
-inline constexpr const char* k_ib_excessive_buffer_overrun = "ib_excessive_buffer_overrun";
 inline constexpr const char* k_netdev_rx_crc_errors = "netdev_rx_crc_errors";
 inline constexpr const char* k_rx_bits = "rx_bits";
 
@@ -89,5 +84,11 @@ inline constexpr const char* k_ib_tx_bytes = "ib_tx_bytes";
 inline constexpr const char* k_ib_rx_bytes = "ib_rx_bytes";
 inline constexpr const char* k_ib_xmit_wait = "ib_xmit_wait";
 inline constexpr const char* k_ib_xmit_discards = "ib_xmit_discards";
+// Their error counters (ib-link-errors), besides ib_symbol_errors and ib_link_downed above.
+inline constexpr const char* k_ib_link_error_recovery = "ib_link_error_recovery";
+inline constexpr const char* k_ib_rcv_remote_physical_errors = "ib_rcv_remote_physical_errors";
+inline constexpr const char* k_ib_rcv_errors = "ib_rcv_errors";
+inline constexpr const char* k_ib_local_link_integrity_errors = "ib_local_link_integrity_errors";
+inline constexpr const char* k_ib_excessive_buffer_overrun = "ib_excessive_buffer_overrun";
 
 }  // namespace netdoctor::probes::metric

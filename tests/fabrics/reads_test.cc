@@ -519,6 +519,30 @@ TEST(SwitchInterfaceReads, EveryProbeAnswersTheSameWithoutTheCountersNothingRead
   EXPECT_GT(dropped, 0u) << "no fixture has interface counters nothing reads";
 }
 
+// The list probes_read_nic_metric holds is every host NIC metric probes/metric_names.h names:
+// a metric added there for a probe is fetched from Prometheus too, even where no fixture
+// reaches it (the fallbacks of other vendors).
+TEST(NicMetricReads, EveryHostMetricOfTheProbesVocabularyIsRead) {
+  std::ifstream header(netdoctor::testing::source_dir() + "/probes/metric_names.h");
+  ASSERT_TRUE(header.good());
+  std::string line;
+  std::size_t names = 0;
+  while (std::getline(header, line)) {
+    if (line.rfind("// Switch port", 0) == 0) {
+      break;  // the host section ends here
+    }
+    const auto quote = line.find("= \"");
+    if (line.find("inline constexpr const char*") == std::string::npos ||
+        quote == std::string::npos) {
+      continue;
+    }
+    const std::string name = line.substr(quote + 3, line.find('"', quote + 3) - quote - 3);
+    ++names;
+    EXPECT_TRUE(probes::probes_read_nic_metric(name)) << name << " is not fetched from Prometheus";
+  }
+  EXPECT_GT(names, 30u) << "no host metrics found in probes/metric_names.h";
+}
+
 // diagnose --prometheus asks for a switch's queue traffic counters after the rest, only where
 // probes_read_queue_traffic says a port needs them: every probe must answer the same without
 // the others.
