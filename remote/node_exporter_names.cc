@@ -56,6 +56,12 @@ std::string megabits_file(double bytes_per_s) {
   return integer_text(bytes_per_s * 8.0 / 1e6) + "\n";
 }
 
+// Whether a value file is a counter of a counter directory, which model/counters.tsv maps.
+bool is_sysfs_counter_file(std::string_view file) {
+  return starts_with(file, "counters/") || starts_with(file, "hw_counters/") ||
+         starts_with(file, "statistics/");
+}
+
 // Every series with a file of its own (node_infiniband_<suffix>, node_network_<suffix>).
 constexpr std::array k_value_files = {
     ValueFile{Scope::IbPort, "state_id", "state", port_state_file},
@@ -254,11 +260,6 @@ std::optional<std::string> ethtool_metric_from_stat(std::string_view stat) {
     words.emplace_back(word == "rx" ? "received" : word == "tx" ? "transmitted" : word);
   }
   return std::string(k_ethtool_prefix) + join(words, "_");
-}
-
-bool is_sysfs_counter_file(std::string_view file) {
-  return starts_with(file, "counters/") || starts_with(file, "hw_counters/") ||
-         starts_with(file, "statistics/");
 }
 
 std::vector<std::string> sysfs_metric_names(

@@ -45,12 +45,9 @@ std::optional<std::string> ethtool_stat_from_metric(std::string_view metric);
 // sanitises (it could not be told back).
 std::optional<std::string> ethtool_metric_from_stat(std::string_view stat);
 
-// Whether a value file is a counter of a counter directory (counters/, hw_counters/,
-// statistics/): model/counters.tsv maps those, the rest (state, rate, mtu, ...) the loader reads.
-bool is_sysfs_counter_file(std::string_view file);
-
 // Every node_infiniband_ and node_network_ name the tables above read; of the counter files'
-// series, when `counter_wanted` is given, only those whose file it accepts.
+// series (counters/, hw_counters/, statistics/: model/counters.tsv maps those, the loader reads
+// the rest), when `counter_wanted` is given, only those whose file it accepts.
 std::vector<std::string> sysfs_metric_names(
     const std::function<bool(std::string_view file)>& counter_wanted = {});
 

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <map>
 #include <set>
@@ -52,10 +51,6 @@ struct Batch {
   std::string what;  // what it asks for, when not all of its machines' series
 };
 
-// The model metrics of the queue traffic series a queue_traffic_rule asks for apart.
-constexpr std::array<std::string_view, 2> k_queue_traffic_metrics = {"queue_tx_packets",
-                                                                     "queue_tx_bytes"};
-
 class Reader {
  public:
   Reader(HttpClient& client, const PrometheusRequest& request, MachineSink* sink)
@@ -76,8 +71,7 @@ class Reader {
     if (m_request.switch_queue_wanted && !m_request.switch_queue_wanted(name)) {
       return false;
     }
-    return !m_request.queue_traffic_rule ||
-           (name != k_queue_traffic_metrics[0] && name != k_queue_traffic_metrics[1]);
+    return !m_request.queue_traffic_rule || !is_queue_traffic_metric(name);
   }
 
   // The switch series of the machines `machines` selects; with one PFC priority asked for,
@@ -188,7 +182,8 @@ class Reader {
     // its series.
     std::size_t failed = 0;
     {
-      PipelinedFetch fetch = fetch_batches(batches, 0, switch_batches);
+      PipelinedFetch fetch(m_client, requests_of(batches, 0, switch_batches),
+                           m_request.queries_in_flight);
       failed += read_batches(fetch, batches, 0, switch_batches, batches.size(), first_error);
     }
     // The queue traffic and the host groups in one pipeline: the server computes the first host
@@ -197,12 +192,9 @@ class Reader {
     if (m_request.queue_traffic_rule) {
       traffic = queue_traffic_batches();
     }
-    std::vector<HttpRequest> requests;
-    for (const auto& batch : traffic) {
-      requests.push_back(range_request(batch.promql));
-    }
-    for (std::size_t i = switch_batches; i < batches.size(); ++i) {
-      requests.push_back(range_request(batches[i].promql));
+    std::vector<HttpRequest> requests = requests_of(traffic, 0, traffic.size());
+    for (auto& request : requests_of(batches, switch_batches, batches.size())) {
+      requests.push_back(std::move(request));
     }
     PipelinedFetch fetch(m_client, std::move(requests), m_request.queries_in_flight);
     read_batches(fetch, traffic, 0, traffic.size(), traffic.size(), first_error);
@@ -223,14 +215,14 @@ class Reader {
     bool by_host_label = false;
   };
 
-  // A fetch of batches[first, end).
-  PipelinedFetch fetch_batches(const std::vector<Batch>& batches, std::size_t first,
-                               std::size_t end) {
+  // The range queries of batches[first, end).
+  std::vector<HttpRequest> requests_of(const std::vector<Batch>& batches, std::size_t first,
+                                       std::size_t end) const {
     std::vector<HttpRequest> requests;
     for (std::size_t i = first; i < end; ++i) {
       requests.push_back(range_request(batches[i].promql));
     }
-    return PipelinedFetch(m_client, std::move(requests), m_request.queries_in_flight);
+    return requests;
   }
 
   // Reads batches[first, end) (numbered among `count`) from `fetch`'s next answers; the number
@@ -249,29 +241,15 @@ class Reader {
   // The queries for the queue traffic the switches want (queue_traffic_rule): per group of
   // switches, their sent packets, their sent bytes, or both.
   std::vector<Batch> queue_traffic_batches() const {
-    const QueueTrafficSwitches wanted =
-        m_switch_bundle.queue_traffic_wanted(m_request.queue_traffic_rule);
-    const std::set<std::string> packets(wanted.packets.begin(), wanted.packets.end());
-    const std::set<std::string> bytes(wanted.bytes.begin(), wanted.bytes.end());
     // (names asked for, selected by host label) -> the label values
     std::map<std::pair<std::string, bool>, std::vector<std::string>> groups;
-    std::set<std::string> all = packets;
-    all.insert(bytes.begin(), bytes.end());
-    for (const std::string& sw : all) {
+    for (const auto& [sw, wanted] :
+         m_switch_bundle.queue_traffic_wanted(m_request.queue_traffic_rule)) {
       const auto selected = m_switch_selected_by.find(sw);
       if (selected == m_switch_selected_by.end()) {
         continue;
       }
-      std::vector<std::string_view> metrics;
-      if (packets.count(sw) != 0) {
-        metrics.push_back(k_queue_traffic_metrics[0]);
-      }
-      if (bytes.count(sw) != 0) {
-        metrics.push_back(k_queue_traffic_metrics[1]);
-      }
-      const std::string names = switch_queue_pattern([&metrics](std::string_view name) {
-        return std::find(metrics.begin(), metrics.end(), name) != metrics.end();
-      });
+      const std::string names = queue_traffic_pattern(wanted);
       // Its series may come by either label (IF-MIB by the switch's, queues by its instance).
       for (const SwitchValue& by : selected->second) {
         groups[{names, by.by_host_label}].push_back(by.value);

@@ -124,6 +124,18 @@ std::string switch_queue_pattern(const std::function<bool(std::string_view)>& wa
   return fmt::format("{}", fmt::join(names, "|"));
 }
 
+bool is_queue_traffic_metric(std::string_view name) {
+  return name == k_queue_metrics[at(QueueField::Packets)] ||
+         name == k_queue_metrics[at(QueueField::Bytes)];
+}
+
+std::string queue_traffic_pattern(const QueueTrafficWanted& wanted) {
+  return switch_queue_pattern([&wanted](std::string_view name) {
+    return (wanted.packets && name == k_queue_metrics[at(QueueField::Packets)]) ||
+           (wanted.bytes && name == k_queue_metrics[at(QueueField::Bytes)]);
+  });
+}
+
 std::string switch_pfc_pattern() {
   return fmt::format("{}|{}", k_pfc_rx, k_pfc_tx);
 }
@@ -216,8 +228,9 @@ void SwitchBundle::add(const std::string& sw, const PromSeries& series) {
   }
 }
 
-QueueTrafficSwitches SwitchBundle::queue_traffic_wanted(const QueueTrafficRule& rule) const {
-  QueueTrafficSwitches out;
+std::map<std::string, QueueTrafficWanted> SwitchBundle::queue_traffic_wanted(
+    const QueueTrafficRule& rule) const {
+  std::map<std::string, QueueTrafficWanted> out;
   for (const auto& [sw, samples] : m_switches) {
     // Each port's queue drop counters over time, and whether its octets give a sending rate.
     std::map<std::string, std::map<unsigned, std::vector<double>>> drops;
@@ -233,15 +246,14 @@ QueueTrafficSwitches SwitchBundle::queue_traffic_wanted(const QueueTrafficRule& 
       }
       for (const auto& [port, now] : sample.ports) {
         drops[port];  // a port without queue series may still want their bytes
-      }
-      if (before != nullptr) {
-        for (const auto& [port, now] : sample.ports) {
-          const auto then = before->ports.find(port);
-          if (then != before->ports.end() &&
-              octet_rate(now.if_mib[at(IfField::OutOctets)],
-                         then->second.if_mib[at(IfField::OutOctets)], time - before_time)) {
-            rated.insert(port);
-          }
+        if (before == nullptr) {
+          continue;
+        }
+        const auto then = before->ports.find(port);
+        if (then != before->ports.end() &&
+            octet_rate(now.if_mib[at(IfField::OutOctets)],
+                       then->second.if_mib[at(IfField::OutOctets)], time - before_time)) {
+          rated.insert(port);
         }
       }
       before = &sample;
@@ -257,11 +269,8 @@ QueueTrafficSwitches SwitchBundle::queue_traffic_wanted(const QueueTrafficRule& 
       wanted.packets = wanted.packets || port_wants.packets;
       wanted.bytes = wanted.bytes || port_wants.bytes;
     }
-    if (wanted.packets) {
-      out.packets.push_back(sw);
-    }
-    if (wanted.bytes) {
-      out.bytes.push_back(sw);
+    if (wanted.packets || wanted.bytes) {
+      out.emplace(sw, wanted);
     }
   }
   return out;

@@ -55,12 +55,10 @@ struct QueueTrafficWanted {
 using QueueTrafficRule =
     std::function<QueueTrafficWanted(const std::vector<std::vector<double>>& drops, bool rate)>;
 
-// The switches with a port for which `rule` wants the queues' sent packets, and those for which
-// it wants their sent bytes.
-struct QueueTrafficSwitches {
-  std::vector<std::string> packets;
-  std::vector<std::string> bytes;
-};
+// Whether model metric `name` is a queue traffic one (queue_tx_packets, queue_tx_bytes).
+bool is_queue_traffic_metric(std::string_view name);
+// The PromQL name regex of the queue traffic series `wanted` asks for.
+std::string queue_traffic_pattern(const QueueTrafficWanted& wanted);
 
 class SwitchBundle {
  public:
@@ -70,8 +68,10 @@ class SwitchBundle {
   // A series of switch `sw`; names netdoctor does not read are ignored.
   void add(const std::string& sw, const PromSeries& series);
 
-  // Judged on the series added so far.
-  QueueTrafficSwitches queue_traffic_wanted(const QueueTrafficRule& rule) const;
+  // The switches with a port for which `rule` wants some queue traffic, and what they want
+  // (any port's wants), judged on the series added so far.
+  std::map<std::string, QueueTrafficWanted> queue_traffic_wanted(
+      const QueueTrafficRule& rule) const;
 
   // Every switch's files, and a problem for each family (interface, PFC, queue counters, LLDP)
   // some switches lack, naming them.

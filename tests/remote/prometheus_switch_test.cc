@@ -201,8 +201,15 @@ TEST(PrometheusSwitchTest, QueueTrafficIsWantedWhereTheRuleSaysFromDropsAndRates
         }
         return QueueTrafficWanted{moved, !rate};
       });
-  EXPECT_EQ(wanted.packets, std::vector<std::string>{"leaf1"});
-  EXPECT_EQ(wanted.bytes, (std::vector<std::string>{"leaf3", "leaf4"}));
+  // leaf1 wants its sent packets, leaf3 and leaf4 their sent bytes, leaf2 nothing.
+  ASSERT_EQ(wanted.size(), 3u);
+  EXPECT_TRUE(wanted.at("leaf1").packets);
+  EXPECT_FALSE(wanted.at("leaf1").bytes);
+  for (const char* sw : {"leaf3", "leaf4"}) {
+    EXPECT_FALSE(wanted.at(sw).packets) << sw;
+    EXPECT_TRUE(wanted.at(sw).bytes) << sw;
+  }
+  EXPECT_EQ(wanted.count("leaf2"), 0u);
 
   // What the rule sees of leaf1's Ethernet0: both queues' counters in time order, and a rate.
   std::vector<std::vector<double>> seen;
@@ -219,6 +226,11 @@ TEST(PrometheusSwitchTest, QueueTrafficIsWantedWhereTheRuleSaysFromDropsAndRates
 }
 
 TEST(PrometheusSwitchTest, TheQueuePatternNamesTheWantedQueueSeries) {
+  EXPECT_EQ(queue_traffic_pattern({true, false}), "sonic_queue_packets_total");
+  EXPECT_EQ(queue_traffic_pattern({true, true}),
+            "sonic_queue_packets_total|sonic_queue_bytes_total");
+  EXPECT_TRUE(is_queue_traffic_metric("queue_tx_bytes"));
+  EXPECT_FALSE(is_queue_traffic_metric("queue_drop_packets"));
   EXPECT_EQ(switch_queue_pattern([](std::string_view name) { return name == "queue_tx_bytes"; }),
             "sonic_queue_bytes_total");
   EXPECT_EQ(switch_queue_pattern([](std::string_view name) {
