@@ -86,14 +86,34 @@ expected=$work/fault.expected.json
 
 # --- one Prometheus per size, stopped at exit -----------------------------------------------------
 prom_pid=
-stop_prometheus() {
-  if [[ -n $prom_pid ]]; then
-    kill "$prom_pid" 2>/dev/null || true
-    wait "$prom_pid" 2>/dev/null || true
-    prom_pid=
+# stop_process VAR: stops the process whose pid VAR holds, and empties VAR.
+stop_process() {
+  local -n pid=$1
+  if [[ -n $pid ]]; then
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    pid=
   fi
 }
-trap stop_prometheus EXIT
+stop_prometheus() { stop_process prom_pid; }
+# The replay proxy (bench/prometheus_replay.py): records one run's answers, then serves them, so
+# that netdoctor's own time is measured with Prometheus' work taken out of the two shared cores.
+proxy_pid=
+stop_proxy() { stop_process proxy_pid; }
+# start_proxy record UPSTREAM DIR | start_proxy replay DIR: sets proxy_url.
+start_proxy() {
+  local port_file=$work/proxy.port
+  rm -f "$port_file"
+  python3 "$here/prometheus_replay.py" "$@" "$port_file" &
+  proxy_pid=$!
+  for _ in $(seq 1 100); do
+    [[ -s $port_file ]] && { proxy_url=http://127.0.0.1:$(cat "$port_file"); return; }
+    sleep 0.1
+  done
+  echo "the replay proxy did not start" >&2
+  exit 1
+}
+trap 'stop_proxy; stop_prometheus' EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
@@ -135,6 +155,7 @@ prom_cpu() {
 }
 
 declare -A secs mib series queries bytes found prom_mib cpu prom_cpu_s
+declare -A replay_secs replay_cpu replay_mib replay_found
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 symptom=$(jq -r .symptom "$expected")
 for hosts in $sizes; do
@@ -170,7 +191,34 @@ for hosts in $sizes; do
       "$out" >&2 || tail -5 "$err" >&2
   fi
   prom_mib[$hosts]=$(awk '/VmHWM/ {printf "%d", $2 / 1024}' "/proc/$prom_pid/status")
+  diagnose_args=(diagnose --no-record --format json --symptom "$symptom" --at "$window_at"
+    --window "$window" ${BATCH:+--prometheus-batch "$BATCH"})
+  # netdoctor alone: the same run's answers recorded once, then replayed without Prometheus.
+  recorded=$work/answers-$hosts
+  rm -rf "$recorded"
+  start_proxy record "$url" "$recorded"
+  "$bin" "${diagnose_args[@]}" --prometheus "$proxy_url" >/dev/null 2>&1 || true
+  stop_proxy
   stop_prometheus
+  start_proxy replay "$recorded"
+  best= peak=0
+  for ((round = 0; round < runs; round++)); do
+    out=$work/replayed-$hosts.json
+    /usr/bin/time -f '%e %M %U %S' -o "$work/diagnose.time" "$bin" "${diagnose_args[@]}" \
+      --prometheus "$proxy_url" >"$out" 2>"$work/replayed-$hosts.err" || true
+    read -r wall rss user sys <"$work/diagnose.time"
+    if [[ -z $best ]] || awk -v a="$wall" -v b="$best" 'BEGIN {exit !(a < b)}'; then
+      best=$wall
+      replay_cpu[$hosts]=$(awk -v u="$user" -v s="$sys" 'BEGIN {printf "%.1f", u + s}')
+    fi
+    ((rss > peak)) && peak=$rss
+  done
+  stop_proxy
+  rm -rf "$recorded"
+  replay_secs[$hosts]=$best
+  replay_mib[$hosts]=$((peak / 1024))
+  replay_found[$hosts]=no
+  check_diagnosis "$out" && replay_found[$hosts]=yes
 done
 
 echo "prometheus_bench: fault $fault, window $window ending $window_at; ethtool series: $ethtool;" \
@@ -220,4 +268,13 @@ row "fault and culprit found" $(values found)
 row "prometheus peak MiB (not ours)" $(values prom_mib)
 # shellcheck disable=SC2046
 row "verdict" $(values verdict)
+echo "netdoctor alone (the answers of one run recorded, then replayed: Prometheus' CPU taken out)"
+# shellcheck disable=SC2046
+row "  netdoctor wall s" $(values replay_secs)
+# shellcheck disable=SC2046
+row "  netdoctor CPU s (user + sys)" $(values replay_cpu)
+# shellcheck disable=SC2046
+row "  netdoctor peak MiB" $(values replay_mib)
+# shellcheck disable=SC2046
+row "  fault and culprit found" $(values replay_found)
 exit "$failed"

@@ -159,8 +159,8 @@ Result<Bundle> bundle_from_prometheus(const PrometheusArgs& args, Context& conte
       request.switch_counter_wanted = probes::probes_read_switch_interface_metric;
       // Their queues' traffic only for the switches whose drops or missing rates want it.
       request.queue_traffic_rule = [](const std::vector<std::vector<double>>& drops, bool rate) {
-        const probes::QueueTrafficReads read = probes::probes_read_queue_traffic(drops, rate);
-        return remote::QueueTrafficWanted{read.packets, read.bytes};
+        const probes::QueueTrafficReads reads = probes::probes_read_queue_traffic(drops, rate);
+        return remote::QueueTrafficWanted{reads.packets, reads.bytes};
       };
     } else {
       request.ethtool_stats = table->counter_names(model::CounterSource::Ethtool);

@@ -4,8 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
+#include <future>
+#include <iterator>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "base/archive_tree.h"
 #include "base/strings.h"
@@ -199,8 +203,7 @@ class Reader {
     PipelinedFetch fetch(m_client, std::move(requests), m_request.queries_in_flight);
     read_batches(fetch, traffic, 0, traffic.size(), traffic.size(), first_error);
     finish_switches();
-    failed +=
-        read_batches(fetch, batches, switch_batches, batches.size(), batches.size(), first_error);
+    failed += read_host_batches(fetch, batches, switch_batches, batches.size(), first_error);
     if (failed == batches.size() && first_error) {
       return *first_error;
     }
@@ -225,14 +228,39 @@ class Reader {
     return requests;
   }
 
-  // Reads batches[first, end) (numbered among `count`) from `fetch`'s next answers; the number
-  // that failed.
+  // Switch (or queue traffic) batches[first, end), numbered among `count`, one after another:
+  // their series go to the switch bundle, finished once all are read. The number that failed.
   std::size_t read_batches(PipelinedFetch& fetch, const std::vector<Batch>& batches,
                            std::size_t first, std::size_t end, std::size_t count,
                            std::optional<Error>& first_error) {
     const std::size_t failed_before = m_read.stats.failed_batches;
     for (std::size_t i = first; i < end; ++i) {
-      read_batch(batches[i], i + 1, count, fetch.next(), first_error);
+      read_switch_batch(batches[i], i + 1, count, fetch.next(), first_error);
+    }
+    m_read.stats.queries += end - first;
+    return m_read.stats.failed_batches - failed_before;
+  }
+
+  // The host batches[first, end): each laid out as bundle files on a thread of its own once its
+  // answer came, up to layout_threads at once, and taken into the read in their order (its hosts
+  // handed to the sink, or the tree), so that the read does not depend on the threads. The
+  // number that failed.
+  std::size_t read_host_batches(PipelinedFetch& fetch, const std::vector<Batch>& batches,
+                                std::size_t first, std::size_t end,
+                                std::optional<Error>& first_error) {
+    const std::size_t failed_before = m_read.stats.failed_batches;
+    const std::size_t at_once = std::max<std::size_t>(1, m_request.layout_threads);
+    std::deque<std::future<HostLayout>> laying_out;
+    for (std::size_t next = first; next < end || !laying_out.empty();) {
+      for (; next < end && laying_out.size() < at_once; ++next) {
+        laying_out.push_back(std::async(
+            std::launch::async,
+            [this, &batch = batches[next], number = next + 1, count = batches.size(),
+             outcome = fetch.next()] { return lay_out_hosts(batch, number, count, outcome); }));
+      }
+      HostLayout laid = laying_out.front().get();
+      laying_out.pop_front();
+      take_hosts(std::move(laid), first_error);
     }
     m_read.stats.queries += end - first;
     return m_read.stats.failed_batches - failed_before;
@@ -287,11 +315,11 @@ class Reader {
   }
 
   // The answer's body when it is a 2xx, else the error; counts the bytes.
-  Result<std::string_view> body_of(const HttpOutcome& outcome) {
+  Result<std::string_view> body_of(const HttpOutcome& outcome, std::size_t& bytes) const {
     if (!outcome.ok()) {
       return outcome.error();
     }
-    m_read.stats.bytes += outcome->body.size();
+    bytes += outcome->body.size();
     if (outcome->status / 100 != 2) {
       // Prometheus explains a refusal in a JSON error body.
       auto refused = parse_range_answer(outcome->body);
@@ -303,7 +331,7 @@ class Reader {
   }
 
   Result<std::vector<std::string>> label_values(const HttpOutcome& outcome) {
-    auto body = body_of(outcome);
+    auto body = body_of(outcome, m_read.stats.bytes);
     auto out =
         body.ok() ? parse_label_values(*body) : Result<std::vector<std::string>>(body.error());
     if (!out.ok()) {
@@ -314,33 +342,44 @@ class Reader {
     return out;
   }
 
-  void read_batch(const Batch& batch, std::size_t number, std::size_t count,
-                  const HttpOutcome& outcome, std::optional<Error>& first_error) {
-    const std::string what =
-        fmt::format("{}batch {} of {} ({} {})", batch.what.empty() ? "" : batch.what + " ", number,
-                    count, batch.hosts ? "hosts" : "switches", name_some(batch.values));
-    HostBundle hosts(m_layout.source, m_left_out);
-    std::set<std::string> seen;
-    std::size_t series_read = 0;
-    const SeriesVisitor lay_out = [&](PromSeries& series) {
-      ++series_read;
-      if (batch.skip_switch_labelled && !series.label(m_layout.switch_label).empty()) {
-        return;
-      }
-      const std::string machine = machine_of(series, m_layout);
-      if (machine.empty()) {
-        ++m_unnamed;
-      } else if (!batch.hosts) {
-        m_switch_bundle.add(machine, series);
-      } else if (m_switches.count(machine) != 0) {
-        ++m_late_switch_series;  // the switches were finished with their own groups
-      } else {
-        hosts.add(machine, series);
-        seen.insert(machine);
-      }
-    };
-    auto body = body_of(outcome);
-    auto warnings = body.ok() ? read_range_answer(*body, lay_out)
+  // What one answer gave, apart from the reader's state: its problems (Prometheus' warnings), or
+  // the failure that left its machines out.
+  struct AnswerRead {
+    std::vector<Error> problems;
+    std::optional<Error> failure;
+    std::size_t series = 0;
+    std::size_t bytes = 0;
+  };
+
+  // One host batch laid out on its own, so that batches are laid out on several threads at once
+  // and merged in their order (the result does not depend on the threads).
+  struct HostLayout {
+    AnswerRead answer;
+    std::size_t hosts = 0;
+    std::size_t unnamed = 0;
+    std::size_t late_switch_series = 0;
+    LeftOut left_out;
+    std::unique_ptr<FileTree> tree;  // with a sink: the batch's files
+    MachineFiles files;              // without one
+    std::map<double, std::string> sample_names;
+    std::optional<Error> silent;  // hosts of the batch without a series
+  };
+
+  std::string batch_name(const Batch& batch, std::size_t number, std::size_t count) const {
+    return fmt::format("{}batch {} of {} ({} {})", batch.what.empty() ? "" : batch.what + " ",
+                       number, count, batch.hosts ? "hosts" : "switches", name_some(batch.values));
+  }
+
+  // Reads `outcome`, the answer to `batch`, a series at a time into `each`.
+  AnswerRead read_answer(const Batch& batch, const std::string& what, const HttpOutcome& outcome,
+                         const SeriesVisitor& each) const {
+    AnswerRead out;
+    auto body = body_of(outcome, out.bytes);
+    auto warnings = body.ok() ? read_range_answer(*body,
+                                                  [&](PromSeries& series) {
+                                                    ++out.series;
+                                                    each(series);
+                                                  })
                               : Result<std::vector<std::string>>(body.error());
     if (!warnings.ok()) {
       Error error = warnings.error();
@@ -350,24 +389,84 @@ class Reader {
                       batch.hosts ? "these hosts are"
                                   : (batch.what.empty() ? "these switches' ports are"
                                                         : "these switches' " + batch.what + " is"));
-      first_error = first_error.value_or(error);
-      m_read.problems.push_back(std::move(error));
-      ++m_read.stats.failed_batches;
-      return;
+      out.failure = std::move(error);
+      return out;
     }
     for (const auto& warning : *warnings) {
-      m_read.problems.push_back(make_error(
+      out.problems.push_back(make_error(
           ErrorCode::Io,
           fmt::format("{}: Prometheus warned \"{}\"; its answer may be partial", what, warning),
           m_shown));
     }
-    m_read.stats.series += series_read;
-    if (!batch.hosts) {
-      return;
+    return out;
+  }
+
+  // Adds what an answer gave to the read; false when it failed.
+  bool take_answer(AnswerRead& answer, std::optional<Error>& first_error) {
+    m_read.stats.bytes += answer.bytes;
+    if (answer.failure) {
+      first_error = first_error.value_or(*answer.failure);
+      m_read.problems.push_back(std::move(*answer.failure));
+      ++m_read.stats.failed_batches;
+      return false;
     }
-    MachineFiles files = hosts.finish(m_read.problems);
-    m_read.stats.hosts += files.size();
-    emit("hosts", files);
+    std::move(answer.problems.begin(), answer.problems.end(), std::back_inserter(m_read.problems));
+    m_read.stats.series += answer.series;
+    return true;
+  }
+
+  // A switch (or queue traffic) batch: its series go to the switch bundle as they are read (a
+  // switch's series come in several batches).
+  void read_switch_batch(const Batch& batch, std::size_t number, std::size_t count,
+                         const HttpOutcome& outcome, std::optional<Error>& first_error) {
+    AnswerRead answer =
+        read_answer(batch, batch_name(batch, number, count), outcome, [&](PromSeries& series) {
+          if (batch.skip_switch_labelled && !series.label(m_layout.switch_label).empty()) {
+            return;
+          }
+          const std::string machine = machine_of(series, m_layout);
+          if (machine.empty()) {
+            ++m_unnamed;
+          } else {
+            m_switch_bundle.add(machine, series);
+          }
+        });
+    take_answer(answer, first_error);
+  }
+
+  // A host batch laid out as bundle files; reads only what does not change while host batches
+  // are read (run on several threads at once).
+  HostLayout lay_out_hosts(const Batch& batch, std::size_t number, std::size_t count,
+                           const HttpOutcome& outcome) const {
+    HostLayout out;
+    const std::string what = batch_name(batch, number, count);
+    HostBundle hosts(m_layout.source, out.left_out);
+    std::set<std::string> seen;
+    out.answer = read_answer(batch, what, outcome, [&](PromSeries& series) {
+      const std::string machine = machine_of(series, m_layout);
+      if (machine.empty()) {
+        ++out.unnamed;
+      } else if (m_switches.count(machine) != 0) {
+        ++out.late_switch_series;  // the switches were finished with their own groups
+      } else {
+        hosts.add(machine, series);
+        seen.insert(machine);
+      }
+    });
+    if (out.answer.failure) {
+      return out;
+    }
+    out.files = hosts.finish(out.answer.problems);
+    out.hosts = out.files.size();
+    out.sample_names = sample_names(out.files);
+    if (m_sink != nullptr) {
+      ArchiveTreeBuilder tree(m_layout.source);
+      emit_machine_files(
+          "hosts", out.files, out.sample_names,
+          [&tree](std::string path, std::string content) { tree.add_file(path, content); });
+      out.files.clear();
+      out.tree = tree.finish();
+    }
     std::vector<std::string> silent;
     for (const auto& value : batch.values) {
       const std::string host = host_from_instance(value);
@@ -376,17 +475,40 @@ class Reader {
       }
     }
     if (!silent.empty()) {
-      m_read.problems.push_back(
+      out.silent =
           make_error(ErrorCode::NotFound,
                      fmt::format("{}: no series in the window for {} {}; not in the diagnosis",
                                  what, silent.size() == 1 ? "host" : "hosts", name_some(silent)),
-                     m_shown));
+                     m_shown);
+    }
+    return out;
+  }
+
+  // A laid-out host batch into the read: its problems, its hosts to the sink (or the tree).
+  void take_hosts(HostLayout laid, std::optional<Error>& first_error) {
+    m_unnamed += laid.unnamed;
+    m_late_switch_series += laid.late_switch_series;
+    m_left_out.unsafe += laid.left_out.unsafe;
+    if (!take_answer(laid.answer, first_error)) {
+      return;
+    }
+    m_read.stats.hosts += laid.hosts;
+    if (laid.tree) {
+      std::vector<Error> problems = hand_machines_to(std::move(laid.tree), *m_sink);
+      std::move(problems.begin(), problems.end(), std::back_inserter(m_read.problems));
+    } else {
+      emit_machine_files(
+          "hosts", laid.files, laid.sample_names,
+          [this](std::string path, std::string content) { m_builder.add_file(path, content); });
+    }
+    if (laid.silent) {
+      m_read.problems.push_back(std::move(*laid.silent));
     }
   }
 
   // Sample directories named by their place on the query's grid of point times ("000", "001"),
   // so that every batch names a time alike.
-  void emit(std::string_view root, MachineFiles& machines) {
+  std::map<double, std::string> sample_names(const MachineFiles& machines) const {
     const auto points = static_cast<std::size_t>(std::floor(m_request.window / m_step + 1e-9)) + 1;
     const int width = std::max(3, static_cast<int>(std::to_string(points).size()));
     std::map<double, std::string> names;
@@ -396,6 +518,11 @@ class Reader {
         names.emplace(time, fmt::format("{:0{}}", static_cast<long long>(place), width));
       }
     }
+    return names;
+  }
+
+  void emit(std::string_view root, MachineFiles& machines) {
+    const std::map<double, std::string> names = sample_names(machines);
     if (m_sink == nullptr) {
       emit_machine_files(root, machines, names, [this](std::string path, std::string content) {
         m_builder.add_file(path, content);

@@ -7,7 +7,7 @@
 //      each asking only for the names netdoctor reads; with a queue_traffic_rule, the queues'
 //      traffic series after the switch groups, for the switches that want them;
 //   3. each answer read as it streams (never as one JSON document), its hosts laid out as bundle
-//      files into a compact tree, and freed before the next group.
+//      files into a compact tree (`layout_threads` host groups at once), and freed once loaded.
 // A batch that fails (timeout, HTTP error, refusal, answer over the size limit), warns, or leaves
 // hosts without series is a problem naming its hosts; the rest goes on. No switch series is a
 // problem ("switch data not available"), not a failure.
@@ -55,6 +55,9 @@ struct PrometheusRequest {
   QueueTrafficRule queue_traffic_rule;
   std::size_t machines_per_query = 128;
   std::size_t queries_in_flight = 2;
+  // Host batches laid out at once, each on a thread of its own while the last is loaded; 2 is the
+  // machine budget the tool is designed for.
+  std::size_t layout_threads = 2;
 };
 
 // What was read, for the run's summary line.

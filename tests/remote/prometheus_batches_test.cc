@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "remote/prometheus_reader.h"
 #include "tests/remote/fake_prometheus.h"
@@ -193,6 +195,81 @@ TEST(PrometheusBatchesTest, QueueTrafficIsAskedForAfterTheSwitchesAndItsFailureI
   ASSERT_TRUE(queues.ok()) << queues.error().describe();
   EXPECT_NE(queues->find("910"), std::string::npos) << *queues;  // the drops
   EXPECT_EQ(queues->find("4,000,000"), std::string::npos) << *queues;
+}
+
+// Every file of `tree` under `dir`, with its content, in listing order.
+void files_of(const FileTree& tree, const std::string& dir, std::string& out) {
+  auto entries = tree.list(dir);
+  if (!entries.ok()) {
+    return;
+  }
+  for (const auto& entry : *entries) {
+    const std::string path = dir.empty() ? entry.name : dir + "/" + entry.name;
+    if (entry.kind == DirEntry::Kind::Dir) {
+      files_of(tree, path, out);
+    } else if (auto content = tree.read(path); content.ok()) {
+      out += path + "\n" + *content + "\n";
+    }
+  }
+}
+
+// Host groups are laid out on several threads at once; what is read does not depend on how many:
+// the same files, problems (in the same order, failures and warnings among them), figures, and
+// hosts handed over in the same order.
+TEST(PrometheusBatchesTest, HowManyThreadsLayOutTheHostsChangesNothing) {
+  struct Outcome {
+    std::string files;
+    std::string problems;
+    std::vector<std::string> handed;
+    PrometheusReadStats stats;
+  };
+  auto read_with = [](std::size_t threads, bool sink) {
+    FakePrometheus prometheus(95);
+    prometheus.time_out_with = {"n023:9100", "n061:9100"};
+    prometheus.warn_with = {"n044:9100"};
+    prometheus.silent = {"n007:9100", "n088:9100"};
+    PrometheusRequest request = request_of(10);
+    request.layout_threads = threads;
+    RecordingSink recording;
+    auto read = read_prometheus(prometheus, request, sink ? &recording : nullptr);
+    EXPECT_TRUE(read.ok()) << read.error().describe();
+    Outcome out;
+    if (read.ok()) {
+      files_of(*read->tree, "", out.files);
+      out.problems = problems_of(*read);
+      out.stats = read->stats;
+    }
+    out.handed = recording.names;
+    return out;
+  };
+  for (bool sink : {false, true}) {
+    const Outcome one = read_with(1, sink);
+    EXPECT_EQ(one.stats.failed_batches, 2u);
+    EXPECT_EQ(one.stats.hosts, 95u - 20u - 2u);  // two batches of ten timed out; two silent
+    EXPECT_NE(one.problems.find("batch 3 of 10 (hosts n021:9100"), std::string::npos)
+        << one.problems;
+    EXPECT_NE(one.problems.find("Prometheus warned"), std::string::npos) << one.problems;
+    EXPECT_NE(one.problems.find("no series in the window for host n088:9100"), std::string::npos)
+        << one.problems;
+    if (sink) {
+      EXPECT_EQ(one.handed.size(), 73u);
+      EXPECT_TRUE(std::is_sorted(one.handed.begin(), one.handed.end()));
+    } else {
+      EXPECT_NE(one.files.find("hosts/n095/001/sys/class/infiniband/mlx5_0/ports/1/state"),
+                std::string::npos);
+    }
+    for (std::size_t threads : {2u, 3u, 8u}) {
+      const Outcome many = read_with(threads, sink);
+      EXPECT_EQ(many.files, one.files) << threads;
+      EXPECT_EQ(many.problems, one.problems) << threads;
+      EXPECT_EQ(many.handed, one.handed) << threads;
+      EXPECT_EQ(many.stats.series, one.stats.series) << threads;
+      EXPECT_EQ(many.stats.bytes, one.stats.bytes) << threads;
+      EXPECT_EQ(many.stats.hosts, one.stats.hosts) << threads;
+      EXPECT_EQ(many.stats.queries, one.stats.queries) << threads;
+      EXPECT_EQ(many.stats.failed_batches, one.stats.failed_batches) << threads;
+    }
+  }
 }
 
 TEST(PrometheusBatchesTest, EveryBatchFailingIsAFailure) {
