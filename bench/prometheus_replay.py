@@ -97,6 +97,10 @@ def handler_for(mode, upstream, recorded):
     return Handler
 
 
+def stop_serving(*_):
+    raise KeyboardInterrupt  # serve_forever() returns through it, on the main thread
+
+
 def main(argv):
     if len(argv) == 5 and argv[1] == "record":
         mode, upstream, directory, port_file = "record", argv[2].rstrip("/"), argv[3], argv[4]
@@ -109,7 +113,7 @@ def main(argv):
     recorded = Recorded(directory)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
                                              handler_for(mode, upstream, recorded))
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    signal.signal(signal.SIGTERM, stop_serving)
     with open(port_file + ".tmp", "w") as f:
         f.write(str(server.server_address[1]))
     os.replace(port_file + ".tmp", port_file)

@@ -361,8 +361,7 @@ class Reader {
     LeftOut left_out;
     std::unique_ptr<FileTree> tree;  // with a sink: the batch's files
     MachineFiles files;              // without one
-    std::map<double, std::string> sample_names;
-    std::optional<Error> silent;  // hosts of the batch without a series
+    std::optional<Error> silent;     // hosts of the batch without a series
   };
 
   std::string batch_name(const Batch& batch, std::size_t number, std::size_t count) const {
@@ -458,14 +457,8 @@ class Reader {
     }
     out.files = hosts.finish(out.answer.problems);
     out.hosts = out.files.size();
-    out.sample_names = sample_names(out.files);
     if (m_sink != nullptr) {
-      ArchiveTreeBuilder tree(m_layout.source);
-      emit_machine_files(
-          "hosts", out.files, out.sample_names,
-          [&tree](std::string path, std::string content) { tree.add_file(path, content); });
-      out.files.clear();
-      out.tree = tree.finish();
+      out.tree = tree_of("hosts", out.files);
     }
     std::vector<std::string> silent;
     for (const auto& value : batch.values) {
@@ -494,12 +487,9 @@ class Reader {
     }
     m_read.stats.hosts += laid.hosts;
     if (laid.tree) {
-      std::vector<Error> problems = hand_machines_to(std::move(laid.tree), *m_sink);
-      std::move(problems.begin(), problems.end(), std::back_inserter(m_read.problems));
+      hand_over(std::move(laid.tree));
     } else {
-      emit_machine_files(
-          "hosts", laid.files, laid.sample_names,
-          [this](std::string path, std::string content) { m_builder.add_file(path, content); });
+      emit("hosts", laid.files);
     }
     if (laid.silent) {
       m_read.problems.push_back(std::move(*laid.silent));
@@ -521,22 +511,30 @@ class Reader {
     return names;
   }
 
+  // `machines` written under root/ into a tree of their own, to be handed to the sink; they go.
+  std::unique_ptr<FileTree> tree_of(std::string_view root, MachineFiles& machines) const {
+    ArchiveTreeBuilder tree(m_layout.source);
+    emit_machine_files(
+        root, machines, sample_names(machines),
+        [&tree](std::string path, std::string content) { tree.add_file(path, content); });
+    machines.clear();
+    return tree.finish();
+  }
+
+  void hand_over(std::unique_ptr<FileTree> tree) {
+    std::vector<Error> problems = hand_machines_to(std::move(tree), *m_sink);
+    std::move(problems.begin(), problems.end(), std::back_inserter(m_read.problems));
+  }
+
+  // `machines` into the read: handed to the sink, or kept in the read's tree without one.
   void emit(std::string_view root, MachineFiles& machines) {
-    const std::map<double, std::string> names = sample_names(machines);
-    if (m_sink == nullptr) {
-      emit_machine_files(root, machines, names, [this](std::string path, std::string content) {
-        m_builder.add_file(path, content);
-      });
+    if (m_sink != nullptr) {
+      hand_over(tree_of(root, machines));
       return;
     }
-    ArchiveTreeBuilder batch(m_layout.source);
-    emit_machine_files(root, machines, names, [&batch](std::string path, std::string content) {
-      batch.add_file(path, content);
-    });
-    machines.clear();
-    std::vector<Error> problems = hand_machines_to(batch.finish(), *m_sink);
-    m_read.problems.insert(m_read.problems.end(), std::make_move_iterator(problems.begin()),
-                           std::make_move_iterator(problems.end()));
+    emit_machine_files(
+        root, machines, sample_names(machines),
+        [this](std::string path, std::string content) { m_builder.add_file(path, content); });
   }
 
   // Every switch's files, a group at a time, each switch's layout freed as they are written.
