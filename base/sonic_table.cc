@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <iterator>
+#include <string_view>
 
 namespace netdoctor {
 
@@ -16,24 +16,33 @@ std::string render_sonic_table(const std::vector<std::string>& headers,
       widths[c] = std::max(widths[c], c < row.size() ? row[c].size() : 0);
     }
   }
-  fmt::memory_buffer out;
-  auto o = std::back_inserter(out);
+  std::size_t line_size = 1;
+  for (const std::size_t width : widths) {
+    line_size += width + 2;
+  }
+  std::string out;
+  out.reserve(line_size * (rows.size() + 2));
+  // Widths and padding count bytes, not characters: readers find a cell by the byte span of its
+  // column's dashes, so a cell of multi-byte characters still ends where its dashes do.
   const auto line = [&](const std::vector<std::string>& cells) {
     for (std::size_t c = 0; c < widths.size(); ++c) {
-      fmt::format_to(o, "{}{:>{}}", c == 0 ? "" : "  ", c < cells.size() ? cells[c] : "",
-                     widths[c]);
+      const std::string_view cell = c < cells.size() ? std::string_view(cells[c]) : "";
+      out.append(c == 0 ? 0 : 2, ' ');
+      out.append(widths[c] - cell.size(), ' ');
+      out.append(cell);
     }
-    fmt::format_to(o, "\n");
+    out.push_back('\n');
   };
   line(headers);
   for (std::size_t c = 0; c < widths.size(); ++c) {
-    fmt::format_to(o, "{}{}", c == 0 ? "" : "  ", std::string(widths[c], '-'));
+    out.append(c == 0 ? 0 : 2, ' ');
+    out.append(widths[c], '-');
   }
-  fmt::format_to(o, "\n");
+  out.push_back('\n');
   for (const auto& row : rows) {
     line(row);
   }
-  return fmt::to_string(out);
+  return out;
 }
 
 std::string grouped_count(std::uint64_t value) {

@@ -44,6 +44,19 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
     transfer->over_limit = true;
     return 0;  // makes libcurl fail the transfer with CURLE_WRITE_ERROR
   }
+  // Room for the whole body when its length is announced (a compressed one's is a start), and
+  // k_body_padding past its end: the body is then neither copied as it grows nor when parsed.
+  const std::size_t wanted = transfer->body.size() + bytes + k_body_padding;
+  if (transfer->body.capacity() < wanted) {
+    curl_off_t announced = -1;
+    if (transfer->body.empty()) {
+      curl_easy_getinfo(transfer->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced);
+    }
+    const std::size_t whole =
+        announced > 0 ? std::min(static_cast<std::size_t>(announced), transfer->max_body) : 0;
+    transfer->body.reserve(
+        std::max({wanted, 2 * transfer->body.capacity(), whole + k_body_padding}));
+  }
   transfer->body.append(data, bytes);
   return bytes;
 }

@@ -34,9 +34,13 @@ struct HttpRequest {
   std::chrono::milliseconds timeout = k_default_request_timeout;  // the whole exchange
 };
 
+// Spare capacity a client leaves past the end of a body it received, so that readers that read
+// in whole blocks (simdjson) read it in place instead of copying it.
+inline constexpr std::size_t k_body_padding = 64;
+
 struct HttpResponse {
-  long status = 0;  // HTTP status; a non-2xx answer is a response, the caller judges it
-  std::string body;
+  long status = 0;   // HTTP status; a non-2xx answer is a response, the caller judges it
+  std::string body;  // with k_body_padding spare bytes of capacity, from the real client
   std::chrono::milliseconds elapsed{0};
 };
 

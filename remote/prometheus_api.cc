@@ -18,9 +18,40 @@ const std::string& PromSeries::name() const {
   return label("__name__");
 }
 
-const std::string& PromSeries::label(const std::string& key) const {
-  auto it = labels.find(key);
-  return it == labels.end() ? k_empty : it->second;
+PromLabels::PromLabels(const std::map<std::string, std::string>& labels) {
+  for (const auto& [name, value] : labels) {
+    add(name, value);
+  }
+}
+
+void PromLabels::add(std::string_view name, std::string_view value) {
+  if (find(name) != nullptr) {
+    return;
+  }
+  if (m_used == m_entries.size()) {
+    m_entries.emplace_back();
+  }
+  m_entries[m_used].first.assign(name);
+  m_entries[m_used].second.assign(value);
+  ++m_used;
+}
+
+const std::string* PromLabels::find(std::string_view name) const {
+  for (std::size_t i = 0; i < m_used; ++i) {
+    if (m_entries[i].first == name) {
+      return &m_entries[i].second;
+    }
+  }
+  return nullptr;
+}
+
+std::map<std::string, std::string> PromLabels::to_map() const {
+  return {begin(), end()};
+}
+
+const std::string& PromSeries::label(std::string_view key) const {
+  const std::string* value = labels.find(key);
+  return value == nullptr ? k_empty : *value;
 }
 
 std::string percent_encode(std::string_view text) {

@@ -159,8 +159,9 @@ void HostBundle::add_ethtool(const std::string& host, const PromSeries& series) 
   }
   auto& samples = m_hosts[host];
   if (std::string_view(series.name()).substr(k_ethtool_prefix.size()) == "info") {
-    for_each_point(
-        series, [&](double time, double) { samples[time].ethtool_info[netdev] = series.labels; });
+    for_each_point(series, [&](double time, double) {
+      samples[time].ethtool_info[netdev] = series.labels.to_map();
+    });
     return;
   }
   if (auto stat = ethtool_stat_from_metric(series.name())) {

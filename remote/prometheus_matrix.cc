@@ -111,7 +111,7 @@ class MatrixReader {
         for (const auto [label, text] : dom::object(value)) {
           // Label values are strings; anything else is not a label.
           if (text.is_string()) {
-            m_series.labels.emplace(label, std::string_view(text));
+            m_series.labels.add(label, std::string_view(text));
           }
         }
       } else if (key == "values" && value.is_array()) {
@@ -145,13 +145,25 @@ class MatrixReader {
 
 }  // namespace
 
-Result<std::vector<std::string>> read_range_answer(std::string_view body,
-                                                   const SeriesVisitor& each) {
-  // The DOM parser picks the CPU's fastest kernel at run time (On-Demand binds it at build).
+// simdjson reads SIMDJSON_PADDING bytes past the end of what it parses.
+static_assert(k_body_padding >= simdjson::SIMDJSON_PADDING);
+
+struct AnswerParser::Impl {
   dom::parser parser;
+};
+
+AnswerParser::AnswerParser() : m_impl(std::make_unique<Impl>()) {}
+AnswerParser::~AnswerParser() = default;
+
+namespace {
+
+// `body` with `padded` when the bytes past its end are readable, as simdjson needs.
+Result<std::vector<std::string>> read_answer(dom::parser& parser, std::string_view body,
+                                             bool padded, const SeriesVisitor& each) {
+  // The DOM parser picks the CPU's fastest kernel at run time (On-Demand binds it at build).
   dom::element document;
   Envelope envelope;
-  if (parser.parse(body.data(), body.size()).get(document) != simdjson::SUCCESS ||
+  if (parser.parse(body.data(), body.size(), !padded).get(document) != simdjson::SUCCESS ||
       !document.is_object()) {
     return make_error(ErrorCode::Parse, "answer is not JSON (is this a Prometheus server?)");
   }
@@ -177,6 +189,19 @@ Result<std::vector<std::string>> read_range_answer(std::string_view body,
   Envelope again;
   MatrixReader(again, &each).root(dom::object(document));
   return std::move(envelope.warnings);
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> AnswerParser::read(const std::string& body,
+                                                    const SeriesVisitor& each) {
+  return read_answer(m_impl->parser, body, body.capacity() - body.size() >= k_body_padding, each);
+}
+
+Result<std::vector<std::string>> read_range_answer(std::string_view body,
+                                                   const SeriesVisitor& each) {
+  dom::parser parser;
+  return read_answer(parser, body, false, each);
 }
 
 Result<RangeAnswer> parse_range_answer(std::string_view body) {

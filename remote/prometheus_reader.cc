@@ -4,8 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
-#include <future>
 #include <iterator>
 #include <map>
 #include <set>
@@ -14,6 +12,7 @@
 #include "base/archive_tree.h"
 #include "base/strings.h"
 #include "remote/node_exporter_names.h"
+#include "remote/ordered_async.h"
 #include "remote/pipelined_fetch.h"
 #include "remote/prometheus_api.h"
 #include "remote/prometheus_batches.h"
@@ -68,6 +67,7 @@ class Reader {
         m_switch_bundle(m_left_out) {
     m_layout.host_label = request.host_label;
     m_layout.source = "prometheus " + m_shown;
+    m_parsers.push_back(std::make_unique<AnswerParser>());
   }
 
   // Whether the switch groups ask for the queue series that becomes model metric `name`.
@@ -249,19 +249,21 @@ class Reader {
                                 std::size_t first, std::size_t end,
                                 std::optional<Error>& first_error) {
     const std::size_t failed_before = m_read.stats.failed_batches;
+    // A parser per layout thread: the batches in flight at once have distinct i % at_once.
     const std::size_t at_once = std::max<std::size_t>(1, m_request.layout_threads);
-    std::deque<std::future<HostLayout>> laying_out;
-    for (std::size_t next = first; next < end || !laying_out.empty();) {
-      for (; next < end && laying_out.size() < at_once; ++next) {
-        laying_out.push_back(std::async(
-            std::launch::async,
-            [this, &batch = batches[next], number = next + 1, count = batches.size(),
-             outcome = fetch.next()] { return lay_out_hosts(batch, number, count, outcome); }));
-      }
-      HostLayout laid = laying_out.front().get();
-      laying_out.pop_front();
-      take_hosts(std::move(laid), first_error);
+    while (m_parsers.size() < at_once) {
+      m_parsers.push_back(std::make_unique<AnswerParser>());
     }
+    run_in_order(
+        end - first, at_once,
+        [&](std::size_t i) {
+          return [this, &batch = batches[first + i], number = first + i + 1, count = batches.size(),
+                  outcome = fetch.next(), &parser = *m_parsers[i % at_once]] {
+            return lay_out_hosts(batch, number, count, outcome, parser);
+          };
+        },
+        [&](HostLayout laid) { take_hosts(std::move(laid), first_error); });
+    m_parsers.clear();  // the last answer is read: their memory goes
     m_read.stats.queries += end - first;
     return m_read.stats.failed_batches - failed_before;
   }
@@ -371,14 +373,14 @@ class Reader {
 
   // Reads `outcome`, the answer to `batch`, a series at a time into `each`.
   AnswerRead read_answer(const Batch& batch, const std::string& what, const HttpOutcome& outcome,
-                         const SeriesVisitor& each) const {
+                         AnswerParser& parser, const SeriesVisitor& each) const {
     AnswerRead out;
     auto body = body_of(outcome, out.bytes);
-    auto warnings = body.ok() ? read_range_answer(*body,
-                                                  [&](PromSeries& series) {
-                                                    ++out.series;
-                                                    each(series);
-                                                  })
+    auto warnings = body.ok() ? parser.read(outcome->body,
+                                            [&](PromSeries& series) {
+                                              ++out.series;
+                                              each(series);
+                                            })
                               : Result<std::vector<std::string>>(body.error());
     if (!warnings.ok()) {
       Error error = warnings.error();
@@ -418,8 +420,9 @@ class Reader {
   // switch's series come in several batches).
   void read_switch_batch(const Batch& batch, std::size_t number, std::size_t count,
                          const HttpOutcome& outcome, std::optional<Error>& first_error) {
-    AnswerRead answer =
-        read_answer(batch, batch_name(batch, number, count), outcome, [&](PromSeries& series) {
+    AnswerRead answer = read_answer(
+        batch, batch_name(batch, number, count), outcome, *m_parsers.front(),
+        [&](PromSeries& series) {
           if (batch.skip_switch_labelled && !series.label(m_layout.switch_label).empty()) {
             return;
           }
@@ -436,12 +439,12 @@ class Reader {
   // A host batch laid out as bundle files; reads only what does not change while host batches
   // are read (run on several threads at once).
   HostLayout lay_out_hosts(const Batch& batch, std::size_t number, std::size_t count,
-                           const HttpOutcome& outcome) const {
+                           const HttpOutcome& outcome, AnswerParser& parser) const {
     HostLayout out;
     const std::string what = batch_name(batch, number, count);
     HostBundle hosts(m_layout.source, out.left_out);
     std::set<std::string> seen;
-    out.answer = read_answer(batch, what, outcome, [&](PromSeries& series) {
+    out.answer = read_answer(batch, what, outcome, parser, [&](PromSeries& series) {
       const std::string machine = machine_of(series, m_layout);
       if (machine.empty()) {
         ++out.unnamed;
@@ -537,13 +540,46 @@ class Reader {
         [this](std::string path, std::string content) { m_builder.add_file(path, content); });
   }
 
-  // Every switch's files, a group at a time, each switch's layout freed as they are written.
+  // A group of switches rendered as files, and written into a tree of its own for the sink
+  // (run on several threads at once).
+  struct SwitchLayout {
+    std::size_t switches = 0;
+    RenderedSwitches rendered;
+    std::unique_ptr<FileTree> tree;  // with a sink: the group's files
+  };
+  SwitchLayout lay_out_switches(SwitchLayouts group) const {
+    SwitchLayout out;
+    out.switches = group.size();
+    out.rendered = render_switches(std::move(group));
+    if (m_sink != nullptr) {
+      out.tree = tree_of("switches", out.rendered.files);
+    }
+    return out;
+  }
+
+  // Every switch's files, a group at a time: each group laid out on a thread of its own, up to
+  // layout_threads at once, and handed over in the groups' order (so the read does not depend on
+  // the threads); a switch's layout goes as its files are written.
   void finish_switches() {
-    m_switch_bundle.finish(m_read.problems, m_layout.source, m_request.machines_per_query,
-                           [this](MachineFiles& group) {
-                             m_read.stats.switches += group.size();
-                             emit("switches", group);
-                           });
+    std::vector<SwitchLayouts> groups = m_switch_bundle.take_groups(m_request.machines_per_query);
+    std::vector<std::vector<std::vector<std::string>>> lacking;
+    run_in_order(
+        groups.size(), m_request.layout_threads,
+        [&](std::size_t i) {
+          return [this, group = std::move(groups[i])]() mutable {
+            return lay_out_switches(std::move(group));
+          };
+        },
+        [&](SwitchLayout laid) {
+          m_read.stats.switches += laid.switches;
+          lacking.push_back(std::move(laid.rendered.lacking));
+          if (laid.tree) {
+            hand_over(std::move(laid.tree));
+          } else {
+            emit("switches", laid.rendered.files);
+          }
+        });
+    add_lacking_problems(lacking, m_read.problems, m_layout.source);
   }
 
   void finish() {
@@ -586,6 +622,9 @@ class Reader {
   std::size_t m_late_switch_series = 0;
   ArchiveTreeBuilder m_builder;
   SwitchBundle m_switch_bundle;
+  // What reading answers allocates, kept from one answer to the next: the first reads the switch
+  // answers, then one per layout thread reads the host answers.
+  std::vector<std::unique_ptr<AnswerParser>> m_parsers;
   PrometheusRead m_read;
 };
 

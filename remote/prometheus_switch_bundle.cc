@@ -277,24 +277,36 @@ std::map<std::string, QueueTrafficWanted> SwitchBundle::queue_traffic_wanted(
 }
 
 MachineFiles SwitchBundle::finish(std::vector<Error>& problems, const std::string& source) {
-  MachineFiles out;
-  finish(problems, source, m_switches.size(), [&out](MachineFiles& group) { out.merge(group); });
-  return out;
+  RenderedSwitches all = render_switches(std::move(m_switches));
+  m_switches.clear();
+  add_lacking_problems({all.lacking}, problems, source);
+  return std::move(all.files);
 }
 
-void SwitchBundle::finish(std::vector<Error>& problems, const std::string& source,
-                          std::size_t group_size, const std::function<void(MachineFiles&)>& each) {
-  MachineFiles out;
-  std::array<std::vector<std::string>, k_families.size()> lacking;
+std::vector<SwitchLayouts> SwitchBundle::take_groups(std::size_t group_size) {
+  std::vector<SwitchLayouts> groups;
   while (!m_switches.empty()) {
+    SwitchLayouts group;
+    while (!m_switches.empty() && group.size() < std::max<std::size_t>(group_size, 1)) {
+      group.insert(m_switches.extract(m_switches.begin()));
+    }
+    groups.push_back(std::move(group));
+  }
+  return groups;
+}
+
+RenderedSwitches render_switches(SwitchLayouts switches) {
+  RenderedSwitches out;
+  out.lacking.resize(k_families.size());
+  while (!switches.empty()) {
     // Each switch's layout goes as its files are written: the two are never all held at once.
-    auto node = m_switches.extract(m_switches.begin());
+    auto node = switches.extract(switches.begin());
     const std::string& sw = node.key();
     std::array<bool, k_families.size()> seen{};
     const SwitchSample* before = nullptr;
     double before_time = 0.0;
     for (const auto& [time, sample] : node.mapped()) {
-      auto& files = out[sw][time];
+      auto& files = out.files[sw][time];
       for (auto& [command, text] : render_sonic_outputs(sample, before, time - before_time)) {
         for (std::size_t f = 0; f < k_families.size(); ++f) {
           seen[f] = seen[f] || command == k_families[f].command;
@@ -306,19 +318,26 @@ void SwitchBundle::finish(std::vector<Error>& problems, const std::string& sourc
     }
     for (std::size_t f = 0; f < k_families.size(); ++f) {
       if (!seen[f]) {
-        lacking[f].push_back(sw);
+        out.lacking[f].push_back(sw);
       }
     }
-    if (out.size() >= std::max<std::size_t>(group_size, 1) || m_switches.empty()) {
-      each(out);
-      out.clear();
-    }
   }
+  return out;
+}
+
+void add_lacking_problems(const std::vector<std::vector<std::vector<std::string>>>& groups,
+                          std::vector<Error>& problems, const std::string& source) {
   for (std::size_t f = 0; f < k_families.size(); ++f) {
-    if (!lacking[f].empty()) {
+    std::vector<std::string_view> lacking;
+    for (const auto& group : groups) {
+      if (f < group.size()) {
+        lacking.insert(lacking.end(), group[f].begin(), group[f].end());
+      }
+    }
+    if (!lacking.empty()) {
       problems.push_back(make_error(ErrorCode::NotFound,
                                     fmt::format("switch(es) {} have no {} in the window",
-                                                fmt::join(lacking[f], ", "), k_families[f].what),
+                                                fmt::join(lacking, ", "), k_families[f].what),
                                     source));
     }
   }

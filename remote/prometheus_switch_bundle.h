@@ -60,6 +60,23 @@ bool is_queue_traffic_metric(std::string_view name);
 // The PromQL name regex of the queue traffic series `wanted` asks for.
 std::string queue_traffic_pattern(const QueueTrafficWanted& wanted);
 
+// Switches taken out of a SwitchBundle, each switch -> its samples by time.
+using SwitchLayouts = std::map<std::string, std::map<double, SwitchSample>>;
+
+// A group of switches rendered as their SONiC command files: on any thread, the group's layouts
+// freed as its files are written.
+struct RenderedSwitches {
+  MachineFiles files;
+  // For each family of series (interface, PFC, queue counters, LLDP), the switches lacking it.
+  std::vector<std::vector<std::string>> lacking;
+};
+RenderedSwitches render_switches(SwitchLayouts switches);
+
+// A problem for each family of series some switches of `groups` lack, naming them (in the
+// groups' order).
+void add_lacking_problems(const std::vector<std::vector<std::vector<std::string>>>& groups,
+                          std::vector<Error>& problems, const std::string& source);
+
 class SwitchBundle {
  public:
   // Ports and neighbours whose names cannot be a table cell are counted into `left_out`.
@@ -73,19 +90,17 @@ class SwitchBundle {
   std::map<std::string, QueueTrafficWanted> queue_traffic_wanted(
       const QueueTrafficRule& rule) const;
 
-  // Every switch's files, and a problem for each family (interface, PFC, queue counters, LLDP)
-  // some switches lack, naming them.
+  // Every switch's files, and a problem for each family some switches lack, naming them.
   MachineFiles finish(std::vector<Error>& problems, const std::string& source);
-  // The same, handing the files over `group_size` switches at a time, each switch's layout freed
-  // as its files are written (the switches of 4,096 hosts' fabric are not held twice).
-  void finish(std::vector<Error>& problems, const std::string& source, std::size_t group_size,
-              const std::function<void(MachineFiles&)>& each);
+  // The switches, `group_size` at a time in their order, taken out of the bundle (empty after):
+  // each group renders on its own (render_switches), so that groups may render on threads.
+  std::vector<SwitchLayouts> take_groups(std::size_t group_size);
 
  private:
   std::optional<std::string> port_name(const PromSeries& series);
 
   LeftOut& m_left_out;
-  std::map<std::string, std::map<double, SwitchSample>> m_switches;
+  SwitchLayouts m_switches;
 };
 
 }  // namespace netdoctor::remote

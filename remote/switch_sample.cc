@@ -163,8 +163,10 @@ std::string render_pfc(const SwitchSample& now) {
     if (rows.empty()) {
       continue;
     }
-    out += (out.empty() ? "" : "\n") +
-           render_sonic_table({rx ? "Port Rx" : "Port Tx", "PFC0", "PFC1", "PFC2", "PFC3", "PFC4",
+    if (!out.empty()) {
+      out += '\n';
+    }
+    out += render_sonic_table({rx ? "Port Rx" : "Port Tx", "PFC0", "PFC1", "PFC2", "PFC3", "PFC4",
                                "PFC5", "PFC6", "PFC7"},
                               rows);
   }

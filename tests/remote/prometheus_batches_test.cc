@@ -80,16 +80,17 @@ TEST(PrometheusBatchesTest, EveryHostIsAskedForExactlyOnce) {
 class RecordingSink final : public MachineSink {
  public:
   void take(MachineRole role, MachineCapture capture) override {
-    EXPECT_EQ(role, MachineRole::Host);
     EXPECT_FALSE(capture.samples.empty()) << capture.name;
+    const char* file = role == MachineRole::Host ? "/sys/class/infiniband/mlx5_0/ports/1/state"
+                                                 : "/sos_commands/sonic/show_queue_counters";
     for (const auto& sample : capture.samples) {
-      EXPECT_TRUE(sample.source->read_file("/sys/class/infiniband/mlx5_0/ports/1/state").ok())
-          << capture.name << " " << sample.name;
+      EXPECT_TRUE(sample.source->read_file(file).ok()) << capture.name << " " << sample.name;
     }
-    names.push_back(capture.name);
+    (role == MachineRole::Host ? names : switch_names).push_back(capture.name);
   }
   void discard() override { ADD_FAILURE() << "nothing is read twice"; }
-  std::vector<std::string> names;
+  std::vector<std::string> names;         // hosts
+  std::vector<std::string> switch_names;  // switches
 };
 
 TEST(PrometheusBatchesTest, WithASinkEachBatchsHostsAreHandedOverAndNotHeld) {
@@ -213,14 +214,15 @@ void files_of(const FileTree& tree, const std::string& dir, std::string& out) {
   }
 }
 
-// Host groups are laid out on several threads at once; what is read does not depend on how many:
-// the same files, problems (in the same order, failures and warnings among them), figures, and
-// hosts handed over in the same order.
-TEST(PrometheusBatchesTest, HowManyThreadsLayOutTheHostsChangesNothing) {
+// Host and switch groups are laid out on several threads at once; what is read does not depend
+// on how many: the same files, problems (in the same order, failures and warnings among them),
+// figures, and machines handed over in the same order.
+TEST(PrometheusBatchesTest, HowManyThreadsLayOutTheGroupsChangesNothing) {
   struct Outcome {
     std::string files;
     std::string problems;
     std::vector<std::string> handed;
+    std::vector<std::string> switches_handed;
     PrometheusReadStats stats;
   };
   auto read_with = [](std::size_t threads, bool sink) {
@@ -228,6 +230,9 @@ TEST(PrometheusBatchesTest, HowManyThreadsLayOutTheHostsChangesNothing) {
     prometheus.time_out_with = {"n023:9100", "n061:9100"};
     prometheus.warn_with = {"n044:9100"};
     prometheus.silent = {"n007:9100", "n088:9100"};
+    for (int n = 1; n <= 23; ++n) {  // three groups of switches, each lacking every family
+      prometheus.switches.push_back(fmt::format("leaf{:02}:9101", n));  // but queue counters
+    }
     PrometheusRequest request = request_of(10);
     request.layout_threads = threads;
     RecordingSink recording;
@@ -240,22 +245,36 @@ TEST(PrometheusBatchesTest, HowManyThreadsLayOutTheHostsChangesNothing) {
       out.stats = read->stats;
     }
     out.handed = recording.names;
+    out.switches_handed = recording.switch_names;
     return out;
   };
   for (bool sink : {false, true}) {
     const Outcome one = read_with(1, sink);
     EXPECT_EQ(one.stats.failed_batches, 2u);
     EXPECT_EQ(one.stats.hosts, 95u - 20u - 2u);  // two batches of ten timed out; two silent
-    EXPECT_NE(one.problems.find("batch 3 of 10 (hosts n021:9100"), std::string::npos)
+    EXPECT_EQ(one.stats.switches, 23u);
+    EXPECT_NE(one.problems.find("batch 6 of 13 (hosts n021:9100"), std::string::npos)
         << one.problems;
     EXPECT_NE(one.problems.find("Prometheus warned"), std::string::npos) << one.problems;
     EXPECT_NE(one.problems.find("no series in the window for host n088:9100"), std::string::npos)
         << one.problems;
+    // One problem per family names every switch lacking it, whichever group each came in.
+    EXPECT_NE(one.problems.find("switch(es) leaf01, leaf02, leaf03, leaf04, leaf05, leaf06, "
+                                "leaf07, leaf08, leaf09, leaf10, leaf11, leaf12, leaf13, leaf14, "
+                                "leaf15, leaf16, leaf17, leaf18, leaf19, leaf20, leaf21, leaf22, "
+                                "leaf23 have no PFC counters"),
+              std::string::npos)
+        << one.problems;
+    EXPECT_EQ(one.problems.find("have no queue counters"), std::string::npos) << one.problems;
     if (sink) {
       EXPECT_EQ(one.handed.size(), 73u);
       EXPECT_TRUE(std::is_sorted(one.handed.begin(), one.handed.end()));
+      EXPECT_EQ(one.switches_handed.size(), 23u);
+      EXPECT_TRUE(std::is_sorted(one.switches_handed.begin(), one.switches_handed.end()));
     } else {
       EXPECT_NE(one.files.find("hosts/n095/001/sys/class/infiniband/mlx5_0/ports/1/state"),
+                std::string::npos);
+      EXPECT_NE(one.files.find("switches/leaf23/001/sos_commands/sonic/show_queue_counters"),
                 std::string::npos);
     }
     for (std::size_t threads : {2u, 3u, 8u}) {
@@ -263,9 +282,11 @@ TEST(PrometheusBatchesTest, HowManyThreadsLayOutTheHostsChangesNothing) {
       EXPECT_EQ(many.files, one.files) << threads;
       EXPECT_EQ(many.problems, one.problems) << threads;
       EXPECT_EQ(many.handed, one.handed) << threads;
+      EXPECT_EQ(many.switches_handed, one.switches_handed) << threads;
       EXPECT_EQ(many.stats.series, one.stats.series) << threads;
       EXPECT_EQ(many.stats.bytes, one.stats.bytes) << threads;
       EXPECT_EQ(many.stats.hosts, one.stats.hosts) << threads;
+      EXPECT_EQ(many.stats.switches, one.stats.switches) << threads;
       EXPECT_EQ(many.stats.queries, one.stats.queries) << threads;
       EXPECT_EQ(many.stats.failed_batches, one.stats.failed_batches) << threads;
     }

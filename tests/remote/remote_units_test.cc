@@ -44,6 +44,29 @@ TEST(PrometheusApiTest, ParsesAMatrixAnswer) {
   EXPECT_TRUE(std::isnan((*parsed)[0].points[1].second));
 }
 
+TEST(PrometheusApiTest, LabelsKeepTheFirstValueAndForgetWhatWasCleared) {
+  PromLabels labels;
+  labels.add("__name__", "ifHCOutOctets");
+  labels.add("ifName", "Ethernet0");
+  labels.add("ifName", "Ethernet4");  // a repeated name keeps its first value
+  ASSERT_NE(labels.find("ifName"), nullptr);
+  EXPECT_EQ(*labels.find("ifName"), "Ethernet0");
+  EXPECT_EQ(labels.size(), 2u);
+  labels.clear();  // storage kept for the next series, labels gone
+  EXPECT_EQ(labels.find("ifName"), nullptr);
+  EXPECT_EQ(labels.begin(), labels.end());
+  labels.add("device", "mlx5_0");
+  EXPECT_EQ(labels.to_map(), (std::map<std::string, std::string>{{"device", "mlx5_0"}}));
+  PromLabels moved = std::move(labels);
+  EXPECT_EQ(moved.size(), 1u);
+  EXPECT_EQ(labels.size(), 0u);  // NOLINT(bugprone-use-after-move): a moved-from set is empty
+  EXPECT_EQ(labels.begin(), labels.end());
+  PromSeries one;
+  one.labels = moved;
+  EXPECT_EQ(one.label("device"), "mlx5_0");
+  EXPECT_EQ(one.label("port"), "");
+}
+
 TEST(PrometheusApiTest, ReportsPrometheusErrorsAndJunk) {
   auto refused = parse_query_range(
       R"({"status":"error","errorType":"bad_data","error":"exceeded maximum resolution"})");
