@@ -35,8 +35,7 @@ done
 mkdir -p "$work"
 
 if [[ -z ${NETDOCTOR:-} ]]; then
-  (cd "$root" && . /work/ccache.env 2>/dev/null || true
-   cd "$root" && cmake --preset release -DNETDOCTOR_BUILD_BENCH=ON -DNETDOCTOR_BUILD_TESTS=ON >/dev/null &&
+  (cd "$root" && cmake --preset release -DNETDOCTOR_BUILD_BENCH=ON -DNETDOCTOR_BUILD_TESTS=ON >/dev/null &&
      cmake --build --preset release -j2 --target netdoctor prometheus_openmetrics >/dev/null)
 fi
 bin=${NETDOCTOR:-$build/cli/netdoctor}
@@ -236,14 +235,23 @@ row() {
 }
 failed=0
 values() { local -n map=$1; for hosts in $sizes; do printf '%s ' "${map[$hosts]}"; done; }
-declare -A held verdict
+# within_targets SECS MIB FOUND: under 10 s and 1 GiB, the fault and culprit found.
+within_targets() {
+  awk -v s="$1" -v m="$2" 'BEGIN {exit !(s < 10 && m < 1024)}' && [[ $3 == yes ]]
+}
+declare -A held verdict replay_verdict
 for hosts in $sizes; do
   held[$hosts]=$((pod_series + (hosts / 512 - 1) * copy_series))
   verdict[$hosts]=PASS
-  if ! awk -v s="${secs[$hosts]}" -v m="${mib[$hosts]}" 'BEGIN {exit !(s < 10 && m < 1024)}' ||
-    [[ ${found[$hosts]} != yes ]]; then
+  if ! within_targets "${secs[$hosts]}" "${mib[$hosts]}" "${found[$hosts]}"; then
     verdict[$hosts]=FAIL
     failed=1
+  fi
+  # netdoctor's own part, as against a Prometheus on cores of its own; informative, the exit
+  # status stays the end-to-end verdict's.
+  replay_verdict[$hosts]=PASS
+  if ! within_targets "${replay_secs[$hosts]}" "${replay_mib[$hosts]}" "${replay_found[$hosts]}"; then
+    replay_verdict[$hosts]=FAIL
   fi
 done
 # shellcheck disable=SC2046
@@ -277,4 +285,6 @@ row "  netdoctor CPU s (user + sys)" $(values replay_cpu)
 row "  netdoctor peak MiB" $(values replay_mib)
 # shellcheck disable=SC2046
 row "  fault and culprit found" $(values replay_found)
+# shellcheck disable=SC2046
+row "  verdict (netdoctor's part)" $(values replay_verdict)
 exit "$failed"

@@ -31,8 +31,11 @@ std::string ib_words_file(double bytes) {
 
 // sysfs's "<id>: <name>" forms (kernel drivers/infiniband/core/sysfs.c).
 std::string enum_file(double id, const std::string_view* names, std::size_t count) {
-  const auto n = static_cast<std::size_t>(id);
-  return n < count ? fmt::format("{}: {}\n", n, names[n]) : fmt::format("{}: ?\n", n);
+  // Only a whole id the enum has names a state; any other value a server sends (NaN, fractional,
+  // beyond the enum, beyond any integer) is written as the count it saturates to, unnamed.
+  const std::uint64_t n = saturated_count(id);
+  const bool named = n < count && static_cast<double>(n) == id;
+  return fmt::format("{}: {}\n", n, named ? names[n] : std::string_view("?"));
 }
 
 std::string port_state_file(double id) {

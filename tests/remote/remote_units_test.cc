@@ -67,6 +67,25 @@ TEST(PrometheusApiTest, LabelsKeepTheFirstValueAndForgetWhatWasCleared) {
   EXPECT_EQ(one.label("port"), "");
 }
 
+TEST(PrometheusBundleTest, AStateNoEnumHasIsWrittenUnnamed) {
+  // A server may send any number as a state id: only a whole one the enum has names a state
+  // (1e79 once overflowed the cast to an index; the fuzzer found it).
+  const auto state_of = [](double id) {
+    const BundleFiles files =
+        prometheus_to_bundle({series({{"__name__", "node_infiniband_state_id"},
+                                      {"instance", "n1:9100"},
+                                      {"device", "mlx5_0"},
+                                      {"port", "1"}},
+                                     {{100.0, id}})});
+    const auto found = files.files.find("hosts/n1/000/sys/class/infiniband/mlx5_0/ports/1/state");
+    return found == files.files.end() ? std::string("(none)") : found->second;
+  };
+  EXPECT_EQ(state_of(4.0), "4: ACTIVE\n");
+  EXPECT_EQ(state_of(4.5), "5: ?\n");  // rounded as counters are, but named by no state
+  EXPECT_EQ(state_of(9.0), "9: ?\n");
+  EXPECT_EQ(state_of(1e79), "18446744073709551615: ?\n");
+}
+
 TEST(PrometheusApiTest, ReportsPrometheusErrorsAndJunk) {
   auto refused = parse_query_range(
       R"({"status":"error","errorType":"bad_data","error":"exceeded maximum resolution"})");
