@@ -4,7 +4,10 @@
 # plus their switches' series (snmp_exporter if_mib, sonic-exporter queues, PFC, LLDP) for the
 # window, with one fault (pfc-storm unless FAULT says otherwise). Targets, per size: under 10 s
 # and under 1 GiB peak RSS for netdoctor end to end, and the diagnosis names the injected cause
-# and a culprit. Prometheus' own memory is printed beside (it is not netdoctor's).
+# and a culprit. Prometheus' own memory is printed beside (it is not netdoctor's). On a machine
+# shared by both, two more measures split the time: netdoctor alone (one run's answers recorded
+# and replayed, Prometheus stopped) and Prometheus alone (the same requests asked again by a
+# client that only reads the bytes), both by bench/prometheus_replay.py.
 #
 #   bench/prometheus_bench.sh [BUILD_DIR (build/release)] [WORK_DIR (/tmp/netdoctor-prom-bench)]
 #
@@ -154,7 +157,7 @@ prom_cpu() {
 }
 
 declare -A secs mib series queries bytes found prom_mib cpu prom_cpu_s
-declare -A replay_secs replay_cpu replay_mib replay_found
+declare -A replay_secs replay_cpu replay_mib replay_found server_secs server_cpu
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 symptom=$(jq -r .symptom "$expected")
 for hosts in $sizes; do
@@ -198,6 +201,17 @@ for hosts in $sizes; do
   start_proxy record "$url" "$recorded"
   "$bin" "${diagnose_args[@]}" --prometheus "$proxy_url" >/dev/null 2>&1 || true
   stop_proxy
+  # Prometheus alone: the same requests asked again by a client that only reads the bytes.
+  best=
+  for ((round = 0; round < runs; round++)); do
+    prom_before=$(prom_cpu)
+    wall=$(python3 "$here/prometheus_replay.py" ask "$url" "$recorded")
+    if [[ -z $best ]] || awk -v a="$wall" -v b="$best" 'BEGIN {exit !(a < b)}'; then
+      best=$wall
+      server_cpu[$hosts]=$(awk -v a="$prom_before" -v b="$(prom_cpu)" 'BEGIN {printf "%.1f", b - a}')
+    fi
+  done
+  server_secs[$hosts]=$best
   stop_prometheus
   start_proxy replay "$recorded"
   best= peak=0
@@ -287,4 +301,9 @@ row "  netdoctor peak MiB" $(values replay_mib)
 row "  fault and culprit found" $(values replay_found)
 # shellcheck disable=SC2046
 row "  verdict (netdoctor's part)" $(values replay_verdict)
+echo "prometheus alone (the same requests asked again by a client that only reads the bytes)"
+# shellcheck disable=SC2046
+row "  prometheus wall s" $(values server_secs)
+# shellcheck disable=SC2046
+row "  prometheus CPU s" $(values server_cpu)
 exit "$failed"

@@ -6,20 +6,32 @@ On the benchmark machine netdoctor and Prometheus share two cores, so the wall t
 Prometheus' work out: what is left is netdoctor's own end-to-end time, as it would be against a
 Prometheus on a machine of its own.
 
+The third mode takes netdoctor out instead: it asks Prometheus the recorded requests again, as
+netdoctor does (two at a time, gzip accepted), and only reads the bytes; what Prometheus spends
+then is the server's own share of the run.
+
   prometheus_replay.py record UPSTREAM_URL DIR PORT_FILE   # proxy; answers kept in DIR at exit
   prometheus_replay.py replay DIR PORT_FILE                # serves DIR's answers; 404 otherwise
+  prometheus_replay.py ask UPSTREAM_URL DIR                # prints the seconds the asking took
 
-Both listen on 127.0.0.1 on a free port, written to PORT_FILE once listening; SIGTERM stops them.
-Answers are fetched and served without compression (the same bytes a loopback client inflates).
+The first two listen on 127.0.0.1 on a free port, written to PORT_FILE once listening; SIGTERM
+stops them. Answers are fetched and served without compression (the same bytes a loopback client
+inflates).
 """
+import base64
+import concurrent.futures
 import hashlib
 import http.server
 import json
 import os
 import signal
 import sys
+import threading
+import time
 import urllib.error
 import urllib.request
+
+IN_FLIGHT = 2  # PrometheusRequest::queries_in_flight's default
 
 
 def key_of(method, path, body):
@@ -34,20 +46,52 @@ class Recorded:
         if os.path.exists(index_file):
             with open(index_file) as f:
                 self.index = json.load(f)
+        self.requests = []  # (method, path, content type, body) in the order they came
+        self.lock = threading.Lock()
         self.bodies = {}
         for key, (status, content_type) in self.index.items():
             with open(os.path.join(directory, key), "rb") as f:
                 self.bodies[key] = (status, content_type, f.read())
 
-    def keep(self, key, status, content_type, body):
-        self.bodies[key] = (status, content_type, body)
-        with open(os.path.join(self.directory, key), "wb") as f:
-            f.write(body)
-        self.index[key] = (status, content_type)
+    def keep(self, key, status, content_type, body, request):
+        with self.lock:
+            self.bodies[key] = (status, content_type, body)
+            with open(os.path.join(self.directory, key), "wb") as f:
+                f.write(body)
+            self.index[key] = (status, content_type)
+            self.requests.append(request)
 
     def save(self):
         with open(os.path.join(self.directory, "index.json"), "w") as f:
             json.dump(self.index, f)
+        with open(os.path.join(self.directory, "requests.json"), "w") as f:
+            json.dump([[method, path, content_type, base64.b64encode(body).decode()]
+                       for method, path, content_type, body in self.requests], f)
+
+
+def ask(upstream, directory):
+    """Sends DIR's recorded requests to UPSTREAM as netdoctor did; the seconds it took."""
+    with open(os.path.join(directory, "requests.json")) as f:
+        requests = json.load(f)
+
+    def one(recorded):
+        method, path, content_type, body = recorded
+        request = urllib.request.Request(upstream + path, data=base64.b64decode(body) or None,
+                                         method=method)
+        request.add_header("Accept-Encoding", "gzip")
+        if content_type:
+            request.add_header("Content-Type", content_type)
+        try:
+            with urllib.request.urlopen(request, timeout=600) as reply:
+                while reply.read(1 << 20):
+                    pass
+        except urllib.error.HTTPError:
+            pass  # a refusal is an answer too
+
+    started = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(IN_FLIGHT) as pool:
+        list(pool.map(one, requests))
+    return time.monotonic() - started
 
 
 def handler_for(mode, upstream, recorded):
@@ -85,7 +129,8 @@ def handler_for(mode, upstream, recorded):
             except urllib.error.HTTPError as refused:
                 status, content_type, data = refused.code, refused.headers.get(
                     "Content-Type", "application/json"), refused.read()
-            recorded.keep(key, status, content_type, data)
+            recorded.keep(key, status, content_type, data,
+                          (method, self.path, self.headers.get("Content-Type"), body))
             self.answer(status, content_type, data)
 
         def do_GET(self):
@@ -106,6 +151,9 @@ def main(argv):
         mode, upstream, directory, port_file = "record", argv[2].rstrip("/"), argv[3], argv[4]
     elif len(argv) == 4 and argv[1] == "replay":
         mode, upstream, directory, port_file = "replay", None, argv[2], argv[3]
+    elif len(argv) == 4 and argv[1] == "ask":
+        print(f"{ask(argv[2].rstrip('/'), argv[3]):.2f}")
+        return 0
     else:
         sys.stderr.write(__doc__)
         return 2
