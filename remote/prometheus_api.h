@@ -18,7 +18,7 @@ namespace netdoctor::remote {
 
 // A series' labels, name -> value. A series has a handful, looked up a few times each, and an
 // answer hundreds of thousands of series: they are kept flat, and a cleared set keeps its
-// strings' storage for the next series (a map's nodes were a tenth of the reading time).
+// strings' storage for the next series (a map allocated a node per label of every series).
 class PromLabels {
  public:
   using Entry = std::pair<std::string, std::string>;

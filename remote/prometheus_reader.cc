@@ -562,7 +562,7 @@ class Reader {
   // the threads); a switch's layout goes as its files are written.
   void finish_switches() {
     std::vector<SwitchLayouts> groups = m_switch_bundle.take_groups(m_request.machines_per_query);
-    std::vector<std::vector<std::vector<std::string>>> lacking;
+    std::vector<std::vector<std::string>> lacking;  // per family, the switches lacking it
     run_in_order(
         groups.size(), m_request.layout_threads,
         [&](std::size_t i) {
@@ -572,7 +572,7 @@ class Reader {
         },
         [&](SwitchLayout laid) {
           m_read.stats.switches += laid.switches;
-          lacking.push_back(std::move(laid.rendered.lacking));
+          gather_lacking(laid.rendered, lacking);
           if (laid.tree) {
             hand_over(std::move(laid.tree));
           } else {

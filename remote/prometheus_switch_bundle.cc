@@ -279,7 +279,7 @@ std::map<std::string, QueueTrafficWanted> SwitchBundle::queue_traffic_wanted(
 MachineFiles SwitchBundle::finish(std::vector<Error>& problems, const std::string& source) {
   RenderedSwitches all = render_switches(std::move(m_switches));
   m_switches.clear();
-  add_lacking_problems({all.lacking}, problems, source);
+  add_lacking_problems(all.lacking, problems, source);
   return std::move(all.files);
 }
 
@@ -325,19 +325,20 @@ RenderedSwitches render_switches(SwitchLayouts switches) {
   return out;
 }
 
-void add_lacking_problems(const std::vector<std::vector<std::vector<std::string>>>& groups,
+void gather_lacking(const RenderedSwitches& group, std::vector<std::vector<std::string>>& into) {
+  into.resize(std::max(into.size(), group.lacking.size()));
+  for (std::size_t f = 0; f < group.lacking.size(); ++f) {
+    into[f].insert(into[f].end(), group.lacking[f].begin(), group.lacking[f].end());
+  }
+}
+
+void add_lacking_problems(const std::vector<std::vector<std::string>>& lacking,
                           std::vector<Error>& problems, const std::string& source) {
-  for (std::size_t f = 0; f < k_families.size(); ++f) {
-    std::vector<std::string_view> lacking;
-    for (const auto& group : groups) {
-      if (f < group.size()) {
-        lacking.insert(lacking.end(), group[f].begin(), group[f].end());
-      }
-    }
-    if (!lacking.empty()) {
+  for (std::size_t f = 0; f < std::min(lacking.size(), k_families.size()); ++f) {
+    if (!lacking[f].empty()) {
       problems.push_back(make_error(ErrorCode::NotFound,
                                     fmt::format("switch(es) {} have no {} in the window",
-                                                fmt::join(lacking, ", "), k_families[f].what),
+                                                fmt::join(lacking[f], ", "), k_families[f].what),
                                     source));
     }
   }

@@ -72,9 +72,11 @@ struct RenderedSwitches {
 };
 RenderedSwitches render_switches(SwitchLayouts switches);
 
-// A problem for each family of series some switches of `groups` lack, naming them (in the
-// groups' order).
-void add_lacking_problems(const std::vector<std::vector<std::vector<std::string>>>& groups,
+// Appends the switches `group` lacks, family by family, to those `into` holds.
+void gather_lacking(const RenderedSwitches& group, std::vector<std::vector<std::string>>& into);
+// A problem for each family of series the switches `lacking` names lack (as in
+// RenderedSwitches::lacking), naming them.
+void add_lacking_problems(const std::vector<std::vector<std::string>>& lacking,
                           std::vector<Error>& problems, const std::string& source);
 
 class SwitchBundle {
